@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
+import type { Config } from './config.ts';
+import { type DbHandle, openDb } from './db/client.ts';
+import { migrate } from './db/migrate.ts';
+import type { AppDeps } from './deps.ts';
+import { createGuards } from './http/auth.ts';
+import { installErrorHandler } from './http/error-handler.ts';
+import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
+import { isWebRoute, serveWebApp } from './http/web.ts';
+import healthRoutes from './modules/health/routes.ts';
+import identityRoutes from './modules/identity/routes.ts';
+import marketRoutes from './modules/market/routes.ts';
+import opsRoutes from './modules/ops/routes.ts';
+import pricesRoutes from './modules/prices/routes.ts';
+import { runStartupTasks } from './modules/startup.ts';
+import walletRoutes from './modules/wallets/routes.ts';
+
+export type App = FastifyInstance & { deps: AppDeps };
+
+export interface BuildOptions {
+  /** An already opened database (tests); otherwise opened from the config. */
+  dbh?: DbHandle;
+  /** Skip operator creation and demo seeding (tests that want an empty database). */
+  skipStartupTasks?: boolean;
+  /** Serve the built web app when present (default true). */
+  serveWeb?: boolean;
+}
+
+/**
+ * The composition root (DESIGN "Layout"): opens and migrates the database, wires plugins, guards and
+ * every module's routes. `server.ts` only listens. Throws when the configuration is unusable.
+ */
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
+  const dbh =
+    opts.dbh ??
+    (await openDb({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      inMemory: config.pgliteInMemory,
+    }));
+  await migrate(dbh);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.password',
+          '*.code',
+          '*.refreshToken',
+          '*.accessToken',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 64 * 1024,
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false })
+    : null;
+  const tokens = createAccessTokens(resolveJwtSecret(config), config.accessTokenTtlSec);
+  const deps: AppDeps = {
+    config,
+    dbh,
+    db: dbh.db,
+    tokens,
+    guards: createGuards(dbh.db, tokens),
+    redis,
+    invariants: [],
+  };
+  app.decorate('deps', deps);
+  app.decorateRequest('auth', null);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  await app.register(cors, { origin: config.corsOrigin.split(',').map((o) => o.trim()), credentials: false });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'P2P coin marketplace API', version: '1.0.0', description: 'SPEC §7 and DECISIONS §10' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(healthRoutes, deps);
+  await app.register(identityRoutes, deps);
+  await app.register(walletRoutes, deps);
+  await app.register(marketRoutes, deps);
+  await app.register(opsRoutes, deps);
+  await app.register(pricesRoutes, deps);
+
+  const webServed = opts.serveWeb !== false && (await serveWebApp(app, config.webDistDir));
+  app.setNotFoundHandler((request, reply) => {
+    if (webServed && request.method === 'GET' && isWebRoute(request.url)) return reply.sendFile('index.html');
+    return reply.status(404).send({ returnCode: 404, returnMessage: 'NOT_FOUND', returnData: null });
+  });
+
+  app.addHook('onClose', async () => {
+    await redis?.quit().catch(() => undefined);
+    if (!opts.dbh) await dbh.close();
+  });
+
+  if (!opts.skipStartupTasks) await runStartupTasks(deps, app.log);
+  return app as unknown as App;
+}

@@ -1,0 +1,135 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+
+/**
+ * Every environment variable the API reads (DECISIONS §10), parsed once. Defaults are those of the
+ * embedded mode: PGlite under DATA_DIR, console SMS, static-free live prices.
+ */
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: int(8080),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  REDIS_URL: z.string().optional(),
+  SEED_DEMO: bool.optional(),
+  OPERATOR_LOGIN_ID: z.string().optional(),
+  OPERATOR_PASSWORD: z.string().optional(),
+  SMS_PROVIDER: z.enum(['console', 'twilio']).optional(),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_FROM: z.string().optional(),
+  PRICE_PROVIDER: z.enum(['coingecko', 'upbit', 'static']).default('coingecko'),
+  PRICE_FILE: z.string().optional(),
+  PRICE_UPSTREAM_URL: z.string().optional(),
+  CHAIN_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
+  XPUB_BTC: z.string().optional(),
+  XPUB_ETH: z.string().optional(),
+  XPUB_XRP: z.string().optional(),
+  XPUB_TRX: z.string().optional(),
+  JWT_SECRET: z.string().min(32).optional(),
+  ACCESS_TOKEN_TTL_SEC: int(900),
+  REFRESH_TOKEN_TTL_SEC: int(14 * 24 * 3600),
+  SMS_CODE_TTL_SEC: int(120),
+  SMS_RESET_CODE_TTL_SEC: int(30),
+  SMS_MAX_TRIES: int(5),
+  SMS_RESEND_COOLDOWN_SEC: int(30),
+  SMS_PER_PHONE_PER_HOUR: int(10),
+  SMS_PER_IP_PER_HOUR: int(30),
+  LOGIN_MAX_ATTEMPTS: int(10),
+  LOGIN_WINDOW_SEC: int(900),
+  CORS_ORIGIN: z.string().default('http://localhost:5173'),
+  WEB_DIST_DIR: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.input<typeof schema>;
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  isProduction: boolean;
+  host: string;
+  port: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Embedded PGlite in memory (tests) instead of under dataDir. */
+  pgliteInMemory: boolean;
+  redisUrl: string | undefined;
+  seedDemo: boolean | undefined;
+  operator: { loginId: string; password: string } | undefined;
+  sms: {
+    provider: 'console' | 'twilio';
+    twilio: { accountSid?: string; authToken?: string; from?: string };
+    codeTtlSec: number;
+    resetCodeTtlSec: number;
+    maxTries: number;
+    resendCooldownSec: number;
+    perPhonePerHour: number;
+    perIpPerHour: number;
+  };
+  login: { maxAttempts: number; windowSec: number };
+  prices: {
+    provider: 'coingecko' | 'upbit' | 'static';
+    file: string | undefined;
+    upstreamUrl: string | undefined;
+  };
+  chain: { network: 'mainnet' | 'testnet'; xpubs: Partial<Record<'BTC' | 'ETH' | 'XRP' | 'TRX', string>> };
+  jwtSecret: string | undefined;
+  accessTokenTtlSec: number;
+  refreshTokenTtlSec: number;
+  corsOrigin: string;
+  webDistDir: string | undefined;
+  logLevel: string;
+}
+
+/** Parses the environment once into a Config. Throws a readable error on an invalid value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const msg = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new Error(`invalid configuration: ${msg}`);
+  }
+  const e = parsed.data;
+  const isProduction = e.NODE_ENV === 'production';
+  return {
+    nodeEnv: e.NODE_ENV,
+    isProduction,
+    host: e.HOST,
+    port: e.PORT,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    pgliteInMemory: false,
+    redisUrl: e.REDIS_URL,
+    seedDemo: e.SEED_DEMO,
+    operator:
+      e.OPERATOR_LOGIN_ID && e.OPERATOR_PASSWORD
+        ? { loginId: e.OPERATOR_LOGIN_ID, password: e.OPERATOR_PASSWORD }
+        : undefined,
+    sms: {
+      provider: e.SMS_PROVIDER ?? (isProduction ? 'twilio' : 'console'),
+      twilio: { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM },
+      codeTtlSec: e.SMS_CODE_TTL_SEC,
+      resetCodeTtlSec: e.SMS_RESET_CODE_TTL_SEC,
+      maxTries: e.SMS_MAX_TRIES,
+      resendCooldownSec: e.SMS_RESEND_COOLDOWN_SEC,
+      perPhonePerHour: e.SMS_PER_PHONE_PER_HOUR,
+      perIpPerHour: e.SMS_PER_IP_PER_HOUR,
+    },
+    login: { maxAttempts: e.LOGIN_MAX_ATTEMPTS, windowSec: e.LOGIN_WINDOW_SEC },
+    prices: { provider: e.PRICE_PROVIDER, file: e.PRICE_FILE, upstreamUrl: e.PRICE_UPSTREAM_URL },
+    chain: {
+      network: e.CHAIN_NETWORK,
+      xpubs: { BTC: e.XPUB_BTC, ETH: e.XPUB_ETH, XRP: e.XPUB_XRP, TRX: e.XPUB_TRX },
+    },
+    jwtSecret: e.JWT_SECRET,
+    accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
+    refreshTokenTtlSec: e.REFRESH_TOKEN_TTL_SEC,
+    corsOrigin: e.CORS_ORIGIN,
+    webDistDir: e.WEB_DIST_DIR,
+    logLevel: e.LOG_LEVEL,
+  };
+}

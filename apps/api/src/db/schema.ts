@@ -1,0 +1,62 @@
+import type { ColumnType, Generated } from 'kysely';
+import type { IdentityTables } from '../modules/identity/tables.ts';
+import type { MarketTables } from '../modules/market/tables.ts';
+import type { OpsTables } from '../modules/ops/tables.ts';
+import type { WalletTables } from '../modules/wallets/tables.ts';
+
+/** A timestamptz column: Date when read, optional on insert (defaults to now()). */
+export type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A NUMERIC(38,8) coin amount: always a decimal string, never a float (DECISIONS §3). */
+export type Numeric = ColumnType<string, string, string>;
+
+export interface MembersTable {
+  id: Generated<number>;
+  login_id: string;
+  nickname: string;
+  name: string;
+  country_code: string;
+  phone_e164: string;
+  password_hash: string;
+  bank_name: string | null;
+  account_no: string | null;
+  role: Generated<'MEMBER' | 'OPERATOR'>;
+  status: Generated<'ACTIVE' | 'SUSPENDED'>;
+  suspended_reason: string | null;
+  created_at: CreatedAt;
+  updated_at: CreatedAt;
+}
+
+export interface LedgerAccountsTable {
+  id: Generated<number>;
+  member_id: number | null;
+  coin: string;
+  kind: string;
+  balance: ColumnType<string, string | undefined, string>;
+}
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  ref: string;
+  kind: string;
+  memo: string | null;
+  created_at: CreatedAt;
+}
+
+export interface LedgerPostingsTable {
+  id: Generated<number>;
+  entry_id: number;
+  account_id: number;
+  coin: string;
+  amount: Numeric;
+}
+
+export interface CoreTables {
+  members: MembersTable;
+  ledger_accounts: LedgerAccountsTable;
+  ledger_entries: LedgerEntriesTable;
+  ledger_postings: LedgerPostingsTable;
+  schema_migrations: { name: string; applied_at: CreatedAt };
+}
+
+/** Every table, composed from each module's own declarations. */
+export interface DB extends CoreTables, IdentityTables, WalletTables, MarketTables, OpsTables {}

@@ -1,0 +1,58 @@
+import type { Role } from '@p2p/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { AppError } from './errors.ts';
+import type { AccessTokens } from './tokens.ts';
+
+export interface AuthContext {
+  memberId: number;
+  role: Role;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+}
+
+/**
+ * Builds the preHandlers that guard routes. The bearer token is verified, then the member is read so that
+ * a suspension (DECISIONS §8) or a role change takes effect at once rather than when the token expires.
+ */
+export function createGuards(db: Db, tokens: AccessTokens) {
+  async function authenticate(request: FastifyRequest): Promise<AuthContext> {
+    const header = request.headers.authorization;
+    if (!header?.startsWith('Bearer ')) throw new AppError('UNAUTHORIZED');
+    const claims = await tokens.verify(header.slice(7).trim());
+    const member = await db
+      .selectFrom('members')
+      .select(['id', 'role', 'status'])
+      .where('id', '=', claims.memberId)
+      .executeTakeFirst();
+    if (!member) throw new AppError('UNAUTHORIZED');
+    if (member.status === 'SUSPENDED') throw new AppError('MEMBER_SUSPENDED');
+    request.auth = { memberId: member.id, role: member.role };
+    return request.auth;
+  }
+
+  /** preHandler: any signed-in, non-suspended member (operators included). */
+  async function requireMember(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    await authenticate(request);
+  }
+
+  /** preHandler: role OPERATOR only; members get 403 FORBIDDEN (DECISIONS §1). */
+  async function requireOperator(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const auth = await authenticate(request);
+    if (auth.role !== 'OPERATOR') throw new AppError('FORBIDDEN');
+  }
+
+  return { requireMember, requireOperator };
+}
+
+export type Guards = ReturnType<typeof createGuards>;
+
+/** The caller's member id inside a guarded route. */
+export function memberIdOf(request: FastifyRequest): number {
+  if (!request.auth) throw new AppError('UNAUTHORIZED');
+  return request.auth.memberId;
+}

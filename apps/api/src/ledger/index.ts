@@ -1,0 +1,10 @@
+export { type AccountRef, account, ensureAccount } from './accounts.ts';
+export { checkLedger, type Invariant, type LedgerCheckResult } from './check.ts';
+export {
+  assertBalanced,
+  balanceOf,
+  type EntryInput,
+  type PostingInput,
+  type PostResult,
+  post,
+} from './ledger.ts';

@@ -1,0 +1,2 @@
+/** Tables of the wallets module, declared by its migration. */
+export type WalletTables = Record<never, never>;

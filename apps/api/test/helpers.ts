@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { type App, type BuildOptions, buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { openDb } from '../src/db/client.ts';
+import { checkLedger } from '../src/ledger/check.ts';
+
+export interface TestApp {
+  app: App;
+  config: Config;
+  /** Calls the API through inject; returns status and parsed JSON body. */
+  call: <T = unknown>(
+    method: string,
+    url: string,
+    opts?: { body?: unknown; token?: string; ip?: string },
+  ) => Promise<{
+    status: number;
+    body: { returnCode: number; returnMessage: string; returnData: T };
+  }>;
+  /** Asserts the ledger invariants (DECISIONS §4); throws listing every problem. */
+  assertLedger: () => Promise<void>;
+  close: () => Promise<void>;
+}
+
+/**
+ * Builds the app on a fresh database: a new PostgreSQL database (dropped at close) when DATABASE_URL is
+ * set, else an in-memory PGlite. `env` overrides configuration variables.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: BuildOptions = {},
+): Promise<TestApp> {
+  const base = process.env.DATABASE_URL;
+  let dbName: string | undefined;
+  let databaseUrl: string | undefined;
+  if (base) {
+    dbName = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`create database ${dbName}`);
+    await admin.end();
+    const url = new URL(base);
+    url.pathname = `/${dbName}`;
+    databaseUrl = url.toString();
+  }
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    SEED_DEMO: '0',
+    PRICE_PROVIDER: 'static',
+    ...env,
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  });
+  if (!databaseUrl) config.pgliteInMemory = true;
+  const dbh = await openDb({ databaseUrl, dataDir: config.dataDir, inMemory: !databaseUrl });
+  const app = await buildApp(config, { serveWeb: false, ...opts, dbh });
+  await app.ready();
+
+  const call: TestApp['call'] = async (method, url, o = {}) => {
+    const res = await app.inject({
+      method: method as 'GET',
+      url,
+      payload: o.body === undefined ? undefined : JSON.stringify(o.body),
+      headers: {
+        ...(o.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(o.token ? { authorization: `Bearer ${o.token}` } : {}),
+      },
+      remoteAddress: o.ip ?? '127.0.0.1',
+    });
+    return { status: res.statusCode, body: res.json() };
+  };
+
+  return {
+    app,
+    config,
+    call,
+    assertLedger: async () => {
+      const r = await checkLedger(dbh.db, app.deps.invariants);
+      if (!r.ok) throw new Error(`ledger invariants broken:\n${r.problems.join('\n')}`);
+    },
+    close: async () => {
+      await app.close();
+      await dbh.close();
+      if (base && dbName) {
+        const admin = new pg.Client({ connectionString: base });
+        await admin.connect();
+        await admin.query(`drop database if exists ${dbName} with (force)`);
+        await admin.end();
+      }
+    },
+  };
+}
+
+/** True when the suite runs against a PostgreSQL server (concurrency tests need real connections). */
+export const onPostgres = Boolean(process.env.DATABASE_URL);

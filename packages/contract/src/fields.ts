@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { COINS, COUNTRY_CODES } from './enums.ts';
+import { FIELD_CODES as F } from './errors.ts';
+import { LIMITS } from './limits.ts';
+import { isDecimal } from './money.ts';
+import { isE164 } from './phone.ts';
+
+/**
+ * Field schemas shared by the web forms and the API (SPEC §5). Each failure's message is a stable
+ * field code from FIELD_CODES, which the API returns in `returnData.fields` and the web app localizes.
+ */
+export const loginIdField = z
+  .string(F.REQUIRED)
+  .min(LIMITS.loginIdMin, F.ID_LENGTH)
+  .max(LIMITS.loginIdMax, F.ID_LENGTH)
+  .regex(/^[A-Za-z0-9]+$/, F.ID_CHARSET);
+
+export const nicknameField = z
+  .string(F.REQUIRED)
+  .trim()
+  .min(LIMITS.nicknameMin, F.NICKNAME_LENGTH)
+  .max(LIMITS.nicknameMax, F.NICKNAME_LENGTH);
+
+/** True when the password mixes at least two of: English letters, digits, special characters. */
+export function passwordKinds(pw: string): number {
+  return [/[A-Za-z]/, /\d/, /[^A-Za-z0-9]/].filter((re) => re.test(pw)).length;
+}
+
+export const passwordField = z
+  .string(F.REQUIRED)
+  .min(LIMITS.passwordMin, F.PASSWORD_LENGTH)
+  .max(LIMITS.passwordMax, F.PASSWORD_LENGTH)
+  .refine((pw) => passwordKinds(pw) >= 2, F.PASSWORD_COMPLEXITY);
+
+export const nameField = z.string(F.REQUIRED).trim().min(1, F.REQUIRED).max(50, F.TOO_LONG);
+export const countryCodeField = z.enum(COUNTRY_CODES, F.INVALID_FORMAT);
+export const coinField = z.enum(COINS, F.INVALID_FORMAT);
+export const phoneE164Field = z.string(F.REQUIRED).max(16, F.PHONE_INVALID).refine(isE164, F.PHONE_INVALID);
+export const smsCodeField = z
+  .string(F.REQUIRED)
+  .regex(new RegExp(`^\\d{${LIMITS.smsCodeLength}}$`), F.INVALID_FORMAT);
+
+/** A coin quantity as a decimal string with at most `decimals` fractional digits, greater than zero. */
+export function qtyField(decimals: number = LIMITS.qtyDecimals) {
+  return z
+    .string(F.REQUIRED)
+    .max(32, F.TOO_LONG)
+    .refine((s) => isDecimal(s, 8), F.AMOUNT_INVALID)
+    .refine((s) => isDecimal(s, decimals), F.AMOUNT_DECIMALS)
+    .refine((s) => /[1-9]/.test(s), F.AMOUNT_NOT_POSITIVE);
+}
+
+/** Whole won, positive, within the safe integer range. */
+export const krwField = z
+  .number(F.INVALID_TYPE)
+  .int(F.PRICE_INTEGER)
+  .positive(F.AMOUNT_NOT_POSITIVE)
+  .max(Number.MAX_SAFE_INTEGER, F.TOO_LONG);
+
+export const bankNameField = z.string(F.BANK_REQUIRED).trim().min(1, F.BANK_REQUIRED).max(50, F.TOO_LONG);
+export const accountNoField = z
+  .string(F.BANK_REQUIRED)
+  .trim()
+  .min(1, F.BANK_REQUIRED)
+  .max(30, F.TOO_LONG)
+  .regex(/^\d+$/, F.ACCOUNT_NO_DIGITS);
+
+/** Numeric ids as the member API shows them. Path params arrive as strings and are coerced. */
+export const idParam = z.coerce
+  .number(F.INVALID_FORMAT)
+  .int(F.INVALID_FORMAT)
+  .positive(F.INVALID_FORMAT)
+  .max(2 ** 52, F.INVALID_FORMAT);
+
+/** Opaque keyset cursor (base64url), bounded. */
+export const cursorField = z
+  .string()
+  .max(200, F.TOO_LONG)
+  .regex(/^[A-Za-z0-9_-]*$/, F.INVALID_FORMAT);

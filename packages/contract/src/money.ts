@@ -1,0 +1,93 @@
+/**
+ * Exact money arithmetic (DECISIONS §3). Coin quantities are decimal strings on the wire and bigint
+ * base units (1e-8 of a coin, "units") in code; won are integers. Never a JavaScript float.
+ */
+export const QTY_SCALE = 8;
+const SCALE = 10n ** BigInt(QTY_SCALE);
+
+const DECIMAL_RE = /^(\d{1,20})(?:\.(\d{1,8}))?$/;
+
+/** True when `s` is a plain non-negative decimal with at most `maxDecimals` fractional digits. */
+export function isDecimal(s: string, maxDecimals = QTY_SCALE): boolean {
+  const m = DECIMAL_RE.exec(s);
+  return m !== null && (m[2] ?? '').length <= maxDecimals;
+}
+
+/** Parses a decimal string ("0.12345678") into base units (12345678n). Throws RangeError on bad input. */
+export function toUnits(s: string): bigint {
+  const m = DECIMAL_RE.exec(s.trim());
+  if (!m) throw new RangeError(`not a decimal quantity: ${s}`);
+  const frac = (m[2] ?? '').padEnd(QTY_SCALE, '0');
+  return BigInt(m[1]!) * SCALE + BigInt(frac);
+}
+
+/** Like toUnits but accepts a leading minus (platform ledger accounts run negative). */
+export function toSignedUnits(s: string): bigint {
+  const t = s.trim();
+  return t.startsWith('-') ? -toUnits(t.slice(1)) : toUnits(t);
+}
+
+/** Formats base units as a decimal string without trailing zeros ("0.5", "12"). Negative allowed. */
+export function fromUnits(units: bigint): string {
+  const neg = units < 0n;
+  const abs = neg ? -units : units;
+  const int = abs / SCALE;
+  const frac = (abs % SCALE).toString().padStart(QTY_SCALE, '0').replace(/0+$/, '');
+  return `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
+}
+
+/** Formats base units with exactly `decimals` fractional digits, rounding down (for display). */
+export function formatUnitsFixed(units: bigint, decimals: number): string {
+  const step = 10n ** BigInt(QTY_SCALE - decimals);
+  const floored = (units / step) * step;
+  const s = fromUnits(floored);
+  const [i, f = ''] = s.split('.');
+  return decimals === 0 ? (i ?? '0') : `${i}.${f.padEnd(decimals, '0')}`;
+}
+
+/** Throws unless `krw` is a safe non-negative integer (won are never fractional). */
+export function assertKrw(krw: number): number {
+  if (!Number.isSafeInteger(krw) || krw < 0)
+    throw new RangeError(`won must be a non-negative integer: ${krw}`);
+  return krw;
+}
+
+/**
+ * Receive quantity of a purchase (DECISIONS §3): krwAmount / unitPriceKrw rounded DOWN to 4 decimals,
+ * as a decimal string.
+ */
+export function receiveQty(krwAmount: number, unitPriceKrw: number): string {
+  assertKrw(krwAmount);
+  assertKrw(unitPriceKrw);
+  if (unitPriceKrw === 0) throw new RangeError('unit price must be positive');
+  const units4 = (BigInt(krwAmount) * 10_000n) / BigInt(unitPriceKrw);
+  return fromUnits(units4 * 10n ** BigInt(QTY_SCALE - 4));
+}
+
+/** Minimum purchase in won (SPEC §5): ceil(minQty x unitPriceKrw). */
+export function minPurchaseKrw(minQty: string, unitPriceKrw: number): number {
+  const product = toUnits(minQty) * BigInt(assertKrw(unitPriceKrw));
+  return Number((product + SCALE - 1n) / SCALE);
+}
+
+/** Won value of a quantity at a unit price, rounded down (for display only). */
+export function qtyToKrw(qty: string, unitPriceKrw: number): number {
+  return Number((toUnits(qty) * BigInt(assertKrw(unitPriceKrw))) / SCALE);
+}
+
+/** Formats won with thousands separators: 1234567 -> "1,234,567". */
+export function formatKrw(krw: number): string {
+  return assertKrw(Math.trunc(krw)).toLocaleString('en-US');
+}
+
+/** Adds thousands separators to a decimal string ("12345.5" -> "12,345.5") without touching precision. */
+export function groupDecimal(s: string): string {
+  const [i = '', f] = s.split('.');
+  const grouped = i.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return f === undefined ? grouped : `${grouped}.${f}`;
+}
+
+/** Shortens an address for display: first 6 and last 5 characters when longer than 11 (SPEC §9). */
+export function shortenAddress(address: string): string {
+  return address.length > 11 ? `${address.slice(0, 6)}...${address.slice(-5)}` : address;
+}
