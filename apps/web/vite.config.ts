@@ -11,10 +11,7 @@ export default defineConfig({
   server: {
     port: 5173,
     proxy: Object.fromEntries(
-      apiPaths.map((p) => [
-        p === '/my' ? '^/my(/|$|\\?)' : p,
-        { target: apiTarget, changeOrigin: false },
-      ]),
+      apiPaths.map((p) => [p === '/my' ? '^/my(/|$|\\?)' : p, { target: apiTarget, changeOrigin: false }]),
     ),
   },
   build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 800 },

@@ -1,2 +1,39 @@
-/** Tables of the wallets module, declared by its migration. */
-export type WalletTables = Record<never, never>;
+import type { ColumnType, Generated } from 'kysely';
+import type { CreatedAt, Numeric } from '../../db/schema.ts';
+
+export interface WalletsTable {
+  id: Generated<number>;
+  member_id: number;
+  coin: 'BTC' | 'ETH' | 'XRP' | 'TRX';
+  address: string;
+  derivation_index: number;
+  status: Generated<'ACTIVE' | 'DISABLED'>;
+  created_at: CreatedAt;
+}
+
+export interface TransfersTable {
+  id: Generated<number>;
+  wallet_id: number;
+  member_id: number;
+  coin: 'BTC' | 'ETH' | 'XRP' | 'TRX';
+  type: 'WITHDRAW' | 'DEPOSIT';
+  dest_type: 'INTERNAL' | 'EXTERNAL';
+  status: 'PENDING' | 'COMPLETED' | 'REJECTED';
+  address: string;
+  amount: Numeric;
+  fee: ColumnType<string, string | undefined, string>;
+  txid: string | null;
+  chain_index: number | null;
+  counterpart_id: number | null;
+  buy_order_id: number | null;
+  reason: string | null;
+  processed_by: number | null;
+  created_at: CreatedAt;
+  completed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+/** Tables of the wallets module (003_wallets.sql). */
+export interface WalletTables {
+  wallets: WalletsTable;
+  transfers: TransfersTable;
+}

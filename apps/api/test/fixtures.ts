@@ -1,0 +1,80 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Coin, Role } from '@p2p/contract';
+import { toUnits } from '@p2p/contract';
+import { account, post } from '../src/ledger/index.ts';
+import type { TestApp } from './helpers.ts';
+
+export interface FixtureMember {
+  id: number;
+  loginId: string;
+  nickname: string;
+  name: string;
+  phoneE164: string;
+  token: string;
+}
+
+/**
+ * Inserts a member straight into the database and signs an access token for it. For tests of modules
+ * other than identity, which go through the real HTTP signup instead.
+ */
+export async function createMember(
+  t: TestApp,
+  o: { role?: Role; name?: string; countryCode?: '82' | '1' | '81' } = {},
+): Promise<FixtureMember> {
+  const suffix = randomBytes(4).toString('hex');
+  const loginId = `m${suffix}`;
+  const phoneE164 = `+8210${String(randomInt(10_000_000, 99_999_999))}`;
+  const row = await t.app.deps.db
+    .insertInto('members')
+    .values({
+      login_id: loginId,
+      nickname: `n${suffix}`,
+      name: o.name ?? 'Hong Gildong',
+      country_code: o.countryCode ?? '82',
+      phone_e164: phoneE164,
+      password_hash: 'fixture-no-login',
+      bank_name: 'KB국민은행',
+      account_no: '12345678901234',
+      suspended_reason: null,
+      role: o.role ?? 'MEMBER',
+    })
+    .returning(['id', 'nickname', 'name'])
+    .executeTakeFirstOrThrow();
+  const token = await t.app.deps.tokens.sign({ memberId: row.id, role: o.role ?? 'MEMBER' });
+  return { id: row.id, loginId, nickname: row.nickname, name: row.name, phoneE164, token };
+}
+
+/** Marks a phone as verified just now, as a successful POST /sms/verify would (purpose 'member' or 'signup'). */
+export async function markPhoneVerified(
+  t: TestApp,
+  phoneE164: string,
+  purpose: 'signup' | 'member' = 'member',
+) {
+  await t.app.deps.db
+    .insertInto('sms_codes')
+    .values({
+      phone_e164: phoneE164,
+      purpose,
+      code_hash: 'fixture',
+      expires_at: new Date(Date.now() + 120_000),
+      verified_at: new Date(),
+      member_id: null,
+      ip: null,
+    })
+    .execute();
+}
+
+/** Credits `amount` (decimal string) of `coin` to the member's available balance, as a chain deposit would. */
+export async function fundMember(t: TestApp, memberId: number, coin: Coin, amount: string): Promise<void> {
+  const units = toUnits(amount);
+  await t.app.deps.db.transaction().execute((tx) =>
+    post(tx, {
+      ref: `fixture-deposit-${randomBytes(8).toString('hex')}`,
+      kind: 'deposit',
+      postings: [
+        { account: account.chain(coin), amount: -units },
+        { account: account.available(memberId, coin), amount: units },
+      ],
+    }),
+  );
+}
