@@ -29,6 +29,8 @@ create table transfers (
   chain_index int,
   counterpart_id bigint references transfers (id),
   buy_order_id bigint,
+  -- who gets the amount back if the operator rejects an external withdrawal (the buyer, for an order's delivery)
+  refund_member_id bigint references members (id),
   reason text,
   processed_by bigint references members (id),
   created_at timestamptz not null default now(),

@@ -26,6 +26,7 @@ export interface TransfersTable {
   chain_index: number | null;
   counterpart_id: number | null;
   buy_order_id: number | null;
+  refund_member_id: number | null;
   reason: string | null;
   processed_by: number | null;
   created_at: CreatedAt;
