@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+/** A coin amount with at most 8 decimals (withdrawal fees, DECISIONS §3). */
+const FEE_RE = /^\d{1,12}(\.\d{1,8})?$/;
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 
 /**
@@ -30,6 +32,10 @@ const schema = z.object({
   XPUB_ETH: z.string().optional(),
   XPUB_XRP: z.string().optional(),
   XPUB_TRX: z.string().optional(),
+  WITHDRAW_FEE_BTC: z.string().regex(FEE_RE).default('0'),
+  WITHDRAW_FEE_ETH: z.string().regex(FEE_RE).default('0'),
+  WITHDRAW_FEE_XRP: z.string().regex(FEE_RE).default('0'),
+  WITHDRAW_FEE_TRX: z.string().regex(FEE_RE).default('0'),
   JWT_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SEC: int(900),
   REFRESH_TOKEN_TTL_SEC: int(14 * 24 * 3600),
@@ -76,7 +82,12 @@ export interface Config {
     file: string | undefined;
     upstreamUrl: string | undefined;
   };
-  chain: { network: 'mainnet' | 'testnet'; xpubs: Partial<Record<'BTC' | 'ETH' | 'XRP' | 'TRX', string>> };
+  chain: {
+    network: 'mainnet' | 'testnet';
+    xpubs: Partial<Record<'BTC' | 'ETH' | 'XRP' | 'TRX', string>>;
+    /** Fee per external withdrawal, a decimal coin amount per coin (DECISIONS §3; default 0). */
+    withdrawFees: Record<'BTC' | 'ETH' | 'XRP' | 'TRX', string>;
+  };
   jwtSecret: string | undefined;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
@@ -124,6 +135,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chain: {
       network: e.CHAIN_NETWORK,
       xpubs: { BTC: e.XPUB_BTC, ETH: e.XPUB_ETH, XRP: e.XPUB_XRP, TRX: e.XPUB_TRX },
+      withdrawFees: {
+        BTC: e.WITHDRAW_FEE_BTC,
+        ETH: e.WITHDRAW_FEE_ETH,
+        XRP: e.WITHDRAW_FEE_XRP,
+        TRX: e.WITHDRAW_FEE_TRX,
+      },
     },
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
