@@ -33,3 +33,9 @@ create table reset_tickets (
   used_at timestamptz,
   created_at timestamptz not null default now()
 );
+create index refresh_tokens_member_idx on refresh_tokens (member_id);
+create index reset_tickets_member_idx on reset_tickets (member_id);
+
+-- One member account per phone (operators excluded: they may be created without a real phone).
+-- Like login id and nickname, this is decided by the constraint, so two racing signups cannot share it.
+create unique index members_phone_key on members (phone_e164) where role = 'MEMBER';

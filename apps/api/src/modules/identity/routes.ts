@@ -1,5 +1,112 @@
+import {
+  AvailabilityOut,
+  CheckIdBody,
+  CheckNicknameBody,
+  envelopeOf,
+  FindPhoneBody,
+  FindPhoneOut,
+  LoginBody,
+  ModifyBody,
+  Profile,
+  RefreshBody,
+  ResetPasswordBody,
+  ResetTicketOut,
+  SignupBody,
+  SignupOut,
+  TokenPair,
+  VerifyResetBody,
+} from '@p2p/contract';
+import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
+import { memberIdOf } from '../../http/auth.ts';
+import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { createIdentityLimits } from './limits.ts';
+import { getProfile, loginIdAvailable, modifyProfile, nicknameAvailable, signup } from './members.ts';
+import { findPhone, resetPassword, verifyReset } from './reset.ts';
+import { login, refresh } from './session.ts';
+import { createSms } from './sms/provider.ts';
+import { registerSmsRoutes } from './sms/routes.ts';
 
-/** Routes of the identity module. */
-export default async function identityRoutes(_app: FastifyZod, _deps: AppDeps): Promise<void> {}
+/**
+ * Routes of the identity module: every auth, members, /my and /sms call of SPEC §7 with the rules of
+ * SPEC §5 and DECISIONS §6. Throws at registration (refusing to start) when the SMS provider is unusable.
+ */
+export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+  const limits = createIdentityLimits(deps.config, deps.redis);
+  const sms = createSms(deps.config, deps.redis, app.log);
+  const { db } = deps;
+
+  app.post(
+    '/api/v1/auth/login',
+    { schema: { tags: ['auth'], body: LoginBody, response: okResponse(TokenPair) } },
+    async (request) => ok(await login(deps, limits, request.body, request.ip)),
+  );
+
+  app.post(
+    '/api/v1/auth/refresh',
+    { schema: { tags: ['auth'], body: RefreshBody, response: okResponse(TokenPair) } },
+    async (request) => ok(await refresh(deps, request.body.refreshToken)),
+  );
+
+  app.post(
+    '/api/v1/auth/find-phone',
+    { schema: { tags: ['auth'], body: FindPhoneBody, response: okResponse(FindPhoneOut) } },
+    async (request) => ok(await findPhone(db, request.body.id)),
+  );
+
+  // SPEC §3: resetTicket and expiresInSec at the top level as well as inside returnData.
+  const TicketEnvelope = envelopeOf(ResetTicketOut).extend(ResetTicketOut.shape);
+  app.post(
+    '/api/v1/auth/verify-reset-password',
+    { schema: { tags: ['auth'], body: VerifyResetBody, response: { 200: TicketEnvelope } } },
+    async (request) => {
+      const ticket = await verifyReset(db, request.body, deps.config.sms.maxTries);
+      return { ...ok(ticket), ...ticket };
+    },
+  );
+
+  app.post(
+    '/api/v1/auth/reset-password',
+    { schema: { tags: ['auth'], body: ResetPasswordBody, response: okResponse(z.null()) } },
+    async (request) => {
+      await resetPassword(db, request.body);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/api/v1/members/signup',
+    { schema: { tags: ['members'], body: SignupBody, response: okResponse(SignupOut, 201) } },
+    async (request, reply) => reply.code(201).send(ok(await signup(db, request.body))),
+  );
+
+  app.post(
+    '/api/v1/members/check-id',
+    { schema: { tags: ['members'], body: CheckIdBody, response: okResponse(AvailabilityOut) } },
+    async (request) => ok({ available: await loginIdAvailable(db, request.body.loginId) }),
+  );
+
+  app.post(
+    '/api/v1/members/check-nickname',
+    { schema: { tags: ['members'], body: CheckNicknameBody, response: okResponse(AvailabilityOut) } },
+    async (request) => ok({ available: await nicknameAvailable(db, request.body.nickname) }),
+  );
+
+  app.get(
+    '/my',
+    { preHandler: deps.guards.requireMember, schema: { tags: ['my'], response: okResponse(Profile) } },
+    async (request) => ok(await getProfile(db, memberIdOf(request))),
+  );
+
+  app.put(
+    '/my',
+    {
+      preHandler: deps.guards.requireMember,
+      schema: { tags: ['my'], body: ModifyBody, response: okResponse(Profile) },
+    },
+    async (request) => ok(await modifyProfile(db, memberIdOf(request), request.body)),
+  );
+
+  registerSmsRoutes(app, { deps, limits, sms });
+}

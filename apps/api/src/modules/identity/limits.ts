@@ -1,0 +1,92 @@
+import type { Redis } from 'ioredis';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from 'rate-limiter-flexible';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../http/errors.ts';
+
+/** One named limit: `points` uses per `durationSec`; 0 points disables it. */
+interface LimitSpec {
+  name: string;
+  points: number;
+  durationSec: number;
+}
+
+/** A limit that throws 429 RATE_LIMITED when exceeded. */
+export interface Limit {
+  /** Uses one point of `key`; throws AppError RATE_LIMITED {retryAfterSec} when none is left. */
+  consume(key: string): Promise<void>;
+  /** Forgets `key` (a successful login clears its failed attempts). */
+  reset(key: string): Promise<void>;
+}
+
+/** The identity limits of DECISIONS §6, each a setting of config.ts (SMS_*, LOGIN_*). */
+export interface IdentityLimits {
+  smsCooldown: Limit;
+  smsPerPhone: Limit;
+  smsPerIp: Limit;
+  login: Limit;
+}
+
+const DISABLED: Limit = { consume: async () => undefined, reset: async () => undefined };
+
+function makeLimit(spec: LimitSpec, redis: Redis | null, prefix: string): Limit {
+  // rate-limiter-flexible treats duration 0 as "never expires": a zero setting means "no limit" here.
+  if (spec.points <= 0 || spec.durationSec <= 0) return DISABLED;
+  const base = { keyPrefix: `${prefix}:${spec.name}`, points: spec.points, duration: spec.durationSec };
+  let limiter: RateLimiterAbstract;
+  if (redis) {
+    limiter = new RateLimiterRedis({
+      ...base,
+      storeClient: redis,
+      // If Redis is down the limits still hold per instance instead of failing every request.
+      insuranceLimiter: new RateLimiterMemory(base),
+    });
+  } else {
+    limiter = new RateLimiterMemory(base);
+  }
+  return {
+    async consume(key) {
+      try {
+        await limiter.consume(key);
+      } catch (err) {
+        if (err instanceof RateLimiterRes) {
+          throw new AppError('RATE_LIMITED', { retryAfterSec: Math.ceil(err.msBeforeNext / 1000) });
+        }
+        throw err;
+      }
+    },
+    async reset(key) {
+      await limiter.delete(key);
+    },
+  };
+}
+
+/**
+ * Builds the identity limits over Redis when given (so several API instances share them, DECISIONS §9),
+ * else in process memory. `prefix` namespaces the keys (tests use a unique one per run).
+ */
+export function createIdentityLimits(config: Config, redis: Redis | null, prefix = 'p2p:rl'): IdentityLimits {
+  const s = config.sms;
+  return {
+    smsCooldown: makeLimit(
+      { name: 'sms-cooldown', points: 1, durationSec: s.resendCooldownSec },
+      redis,
+      prefix,
+    ),
+    smsPerPhone: makeLimit(
+      { name: 'sms-phone', points: s.perPhonePerHour, durationSec: 3600 },
+      redis,
+      prefix,
+    ),
+    smsPerIp: makeLimit({ name: 'sms-ip', points: s.perIpPerHour, durationSec: 3600 }, redis, prefix),
+    login: makeLimit(
+      { name: 'login', points: config.login.maxAttempts, durationSec: config.login.windowSec },
+      redis,
+      prefix,
+    ),
+  };
+}

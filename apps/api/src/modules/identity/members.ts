@@ -1,0 +1,138 @@
+import { LIMITS, type ModifyBody, type Profile, type SignupBody } from '@p2p/contract';
+import { sql } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import { AppError, pgCode, pgConstraint } from '../../http/errors.ts';
+import { hashPassword } from './password.ts';
+import { phoneVerifiedWithin } from './verification.ts';
+
+// Availability is decided by these unique indexes (001_core.sql, 002_identity.sql), so a race between two
+// signups ends in a clean 409 for the loser instead of a duplicate.
+const UNIQUE_CODES = {
+  members_login_id_key: 'LOGIN_ID_TAKEN',
+  members_nickname_key: 'NICKNAME_TAKEN',
+  members_phone_key: 'PHONE_TAKEN',
+} as const;
+
+/** Rethrows a unique violation on members as its 409 code; any other error unchanged. */
+function mapUniqueViolation(err: unknown): never {
+  if (pgCode(err) === '23505') {
+    const constraint = pgConstraint(err);
+    if (constraint && constraint in UNIQUE_CODES) {
+      throw new AppError(UNIQUE_CODES[constraint as keyof typeof UNIQUE_CODES]);
+    }
+  }
+  throw err;
+}
+
+/**
+ * POST /api/v1/members/signup (SPEC §7, DECISIONS §6). The body is already validated by SignupBody (SPEC §5
+ * rules). Throws PHONE_NOT_VERIFIED (no 'signup' verification of that phone within 10 minutes),
+ * LOGIN_ID_TAKEN / NICKNAME_TAKEN / PHONE_TAKEN (409).
+ */
+export async function signup(
+  db: Db,
+  body: SignupBody,
+): Promise<{ id: number; loginId: string; nickname: string }> {
+  if (!(await phoneVerifiedWithin(db, body.phoneE164, 'signup', LIMITS.signupVerifyWindowSec))) {
+    throw new AppError('PHONE_NOT_VERIFIED');
+  }
+  const passwordHash = await hashPassword(body.password);
+  try {
+    const row = await db
+      .insertInto('members')
+      .values({
+        login_id: body.loginId,
+        nickname: body.nickname,
+        name: body.name,
+        country_code: body.countryCode,
+        phone_e164: body.phoneE164,
+        password_hash: passwordHash,
+        bank_name: null,
+        account_no: null,
+        suspended_reason: null,
+      })
+      .returning(['id', 'login_id', 'nickname'])
+      .executeTakeFirstOrThrow();
+    return { id: row.id, loginId: row.login_id, nickname: row.nickname };
+  } catch (err) {
+    mapUniqueViolation(err);
+  }
+}
+
+/** True when no member has this login id (case-insensitive, like the unique index). */
+export async function loginIdAvailable(db: Db, loginId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('members')
+    .select('id')
+    .where(sql<string>`lower(login_id)`, '=', loginId.toLowerCase())
+    .executeTakeFirst();
+  return row === undefined;
+}
+
+/** True when no member has this nickname (case-insensitive, like the unique index). */
+export async function nicknameAvailable(db: Db, nickname: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('members')
+    .select('id')
+    .where(sql<string>`lower(nickname)`, '=', nickname.toLowerCase())
+    .executeTakeFirst();
+  return row === undefined;
+}
+
+/** GET /my: the caller's profile. Throws UNAUTHORIZED if the member vanished. */
+export async function getProfile(db: Db, memberId: number): Promise<Profile> {
+  const m = await db.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirst();
+  if (!m) throw new AppError('UNAUTHORIZED');
+  return {
+    id: m.id,
+    loginId: m.login_id,
+    nickname: m.nickname,
+    name: m.name,
+    countryCode: m.country_code,
+    phoneE164: m.phone_e164,
+    bankName: m.bank_name,
+    accountNo: m.account_no,
+    role: m.role,
+    status: m.status,
+    createdAt: m.created_at.toISOString(),
+  };
+}
+
+/**
+ * PUT /my (SPEC §5 Modify): nickname (rules + uniqueness), optional new password ('' = unchanged), phone
+ * (a changed phone must have a 'member' verification within 10 minutes), bank name and digits-only account
+ * number. Throws PHONE_NOT_VERIFIED, NICKNAME_TAKEN, PHONE_TAKEN.
+ */
+export async function modifyProfile(db: Db, memberId: number, body: ModifyBody): Promise<Profile> {
+  const current = await db
+    .selectFrom('members')
+    .select(['phone_e164'])
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+  if (!current) throw new AppError('UNAUTHORIZED');
+  if (
+    body.phoneE164 !== current.phone_e164 &&
+    !(await phoneVerifiedWithin(db, body.phoneE164, 'member', LIMITS.signupVerifyWindowSec))
+  ) {
+    throw new AppError('PHONE_NOT_VERIFIED');
+  }
+  const passwordHash = body.password ? await hashPassword(body.password) : undefined;
+  try {
+    await db
+      .updateTable('members')
+      .set({
+        nickname: body.nickName,
+        country_code: body.countryCode,
+        phone_e164: body.phoneE164,
+        bank_name: body.bankName,
+        account_no: body.accountNo,
+        updated_at: sql<Date>`now()`,
+        ...(passwordHash ? { password_hash: passwordHash } : {}),
+      })
+      .where('id', '=', memberId)
+      .execute();
+  } catch (err) {
+    mapUniqueViolation(err);
+  }
+  return getProfile(db, memberId);
+}

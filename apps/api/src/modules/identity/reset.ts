@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { LIMITS, maskPhone, type ResetTicketOut } from '@p2p/contract';
+import { sql } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import { inTx } from '../../db/tx.ts';
+import { AppError, fieldError } from '../../http/errors.ts';
+import { sha256, verifyCode } from './codes.ts';
+import { hashPassword } from './password.ts';
+import { sameStoredPhone } from './phone-match.ts';
+import { revokeAllRefreshTokens } from './session.ts';
+
+async function memberByLoginId(db: Db, loginId: string) {
+  const m = await db
+    .selectFrom('members')
+    .select(['id', 'phone_e164'])
+    .where(sql<string>`lower(login_id)`, '=', loginId.toLowerCase())
+    .executeTakeFirst();
+  if (!m) throw new AppError('NOT_FOUND_MEMBER_ID');
+  return m;
+}
+
+/** POST /api/v1/auth/find-phone {id}: the member's phone, masked (DECISIONS §6). Throws NOT_FOUND_MEMBER_ID. */
+export async function findPhone(db: Db, loginId: string): Promise<{ phone: string }> {
+  const m = await memberByLoginId(db, loginId);
+  return { phone: maskPhone(m.phone_e164) };
+}
+
+/**
+ * POST /api/v1/auth/verify-reset-password {id, code, phone?}: checks the newest 'reset' code sent to the
+ * member's stored phone (`phone`, if given, full or masked, must name it) and returns a single-use
+ * reset ticket valid 10 minutes, stored hashed. Throws NOT_FOUND_MEMBER_ID, VALIDATION_FAILED
+ * {phone: PHONE_MISMATCH}, CODE_EXPIRED, CODE_MISMATCH, CODE_TRIES_EXCEEDED.
+ */
+export async function verifyReset(
+  db: Db,
+  body: { id: string; code: string; phone?: string | undefined },
+  maxTries: number,
+): Promise<ResetTicketOut> {
+  const m = await memberByLoginId(db, body.id);
+  if (body.phone && !sameStoredPhone(body.phone, m.phone_e164)) throw fieldError({ phone: 'PHONE_MISMATCH' });
+  await verifyCode(db, { phone: m.phone_e164, purpose: 'reset', code: body.code, maxTries, memberId: m.id });
+  const resetTicket = randomBytes(32).toString('base64url');
+  const expiresInSec = LIMITS.resetTicketTtlSec;
+  await db
+    .insertInto('reset_tickets')
+    .values({
+      member_id: m.id,
+      ticket_hash: sha256(resetTicket),
+      expires_at: sql<Date>`now() + make_interval(secs => ${expiresInSec})`,
+      used_at: null,
+    })
+    .execute();
+  return { resetTicket, expiresInSec };
+}
+
+/**
+ * POST /api/v1/auth/reset-password {resetTicket, newPassword}: uses the ticket once, sets the new password
+ * and revokes every refresh token of the member. Throws RESET_TICKET_INVALID (unknown, used or expired).
+ */
+export async function resetPassword(
+  db: Db,
+  body: { resetTicket: string; newPassword: string },
+): Promise<void> {
+  const passwordHash = await hashPassword(body.newPassword);
+  await inTx(db, async (tx) => {
+    const ticket = await tx
+      .updateTable('reset_tickets')
+      .set({ used_at: sql<Date>`now()` })
+      .where('ticket_hash', '=', sha256(body.resetTicket))
+      .where('used_at', 'is', null)
+      .where(sql<boolean>`expires_at > now()`)
+      .returning('member_id')
+      .executeTakeFirst();
+    if (!ticket) throw new AppError('RESET_TICKET_INVALID');
+    await tx
+      .updateTable('members')
+      .set({ password_hash: passwordHash, updated_at: sql<Date>`now()` })
+      .where('id', '=', ticket.member_id)
+      .execute();
+    await revokeAllRefreshTokens(tx, ticket.member_id);
+  });
+}

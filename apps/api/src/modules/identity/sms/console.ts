@@ -1,0 +1,68 @@
+import { maskPhone } from '@p2p/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Redis } from 'ioredis';
+import type { SmsMessage, SmsProvider } from './provider.ts';
+
+/** The newest code sent to a phone, as GET /dev/sms/outbox shows it (DECISIONS §10). */
+export interface OutboxEntry {
+  code: string;
+  sentAt: string;
+}
+
+export interface DevOutbox {
+  put(phoneE164: string, entry: OutboxEntry): Promise<void>;
+  newest(phoneE164: string): Promise<OutboxEntry | null>;
+}
+
+const OUTBOX_TTL_SEC = 3600;
+
+/** A dev outbox in Redis (shared by API instances, entries expire after an hour) or in process memory. */
+export function createDevOutbox(redis: Redis | null): DevOutbox {
+  if (redis) {
+    const key = (phone: string) => `p2p:dev-sms-outbox:${phone}`;
+    return {
+      async put(phone, entry) {
+        await redis.set(key(phone), JSON.stringify(entry), 'EX', OUTBOX_TTL_SEC);
+      },
+      async newest(phone) {
+        const raw = await redis.get(key(phone));
+        return raw ? (JSON.parse(raw) as OutboxEntry) : null;
+      },
+    };
+  }
+  const entries = new Map<string, OutboxEntry>();
+  return {
+    async put(phone, entry) {
+      entries.delete(phone);
+      entries.set(phone, entry);
+      // Bounded: drop the oldest phones first.
+      if (entries.size > 10_000) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) entries.delete(oldest);
+      }
+    },
+    async newest(phone) {
+      return entries.get(phone) ?? null;
+    },
+  };
+}
+
+/**
+ * Development provider: nothing leaves the machine. The code goes to the dev outbox only; the log gets
+ * the masked destination and never the code (issue 2: logs never contain codes).
+ */
+export class ConsoleSmsProvider implements SmsProvider {
+  readonly kind = 'console' as const;
+  constructor(
+    private readonly outbox: DevOutbox,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async send(m: SmsMessage): Promise<void> {
+    await this.outbox.put(m.to, { code: m.code, sentAt: new Date().toISOString() });
+    this.log.info(
+      { to: maskPhone(m.to) },
+      `sms sent to ${maskPhone(m.to)} (console provider, see the dev outbox)`,
+    );
+  }
+}

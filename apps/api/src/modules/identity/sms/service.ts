@@ -1,0 +1,104 @@
+import { maskPhone, type SmsRequestBody } from '@p2p/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { AppDeps } from '../../../deps.ts';
+import { AppError, fieldError } from '../../../http/errors.ts';
+import { type CodePurpose, issueCode, verifyCode } from '../codes.ts';
+import type { IdentityLimits } from '../limits.ts';
+import { sameStoredPhone } from '../phone-match.ts';
+import type { SmsSetup } from './provider.ts';
+
+export interface SmsContext {
+  deps: AppDeps;
+  limits: IdentityLimits;
+  sms: SmsSetup;
+}
+
+interface Target {
+  phone: string;
+  purpose: CodePurpose;
+  ttlSec: number;
+  memberId: number | null;
+}
+
+async function resolveTarget(
+  ctx: SmsContext,
+  body: SmsRequestBody,
+  memberId: number | null,
+): Promise<Target> {
+  const { db, config } = ctx.deps;
+  if (body.purpose === 'reset') {
+    const member = await db
+      .selectFrom('members')
+      .select(['id', 'phone_e164'])
+      .where(sql<string>`lower(login_id)`, '=', (body.loginId ?? '').toLowerCase())
+      .executeTakeFirst();
+    if (!member) throw new AppError('NOT_FOUND_MEMBER_ID');
+    if (body.phone && !sameStoredPhone(body.phone, member.phone_e164)) {
+      throw fieldError({ phone: 'PHONE_MISMATCH' });
+    }
+    return {
+      phone: member.phone_e164,
+      purpose: 'reset',
+      ttlSec: config.sms.resetCodeTtlSec,
+      memberId: member.id,
+    };
+  }
+  // The body schema guarantees an E.164 phone whenever the purpose is not 'reset'.
+  const phone = body.phone ?? '';
+  if (memberId === null) {
+    const owner = await db
+      .selectFrom('members')
+      .select('id')
+      .where('phone_e164', '=', phone)
+      .where('role', '=', 'MEMBER')
+      .executeTakeFirst();
+    if (owner) throw new AppError('PHONE_TAKEN');
+  }
+  return { phone, purpose: memberId === null ? 'signup' : 'member', ttlSec: config.sms.codeTtlSec, memberId };
+}
+
+/**
+ * POST /sms/request: sends a new code (DECISIONS §6). Without a member the purpose is 'signup' (a phone
+ * already used by a member -> 409 PHONE_TAKEN), with one 'member'; `purpose: 'reset'` + loginId sends the
+ * 30 s reset code to that member's stored phone. Limits: resend cooldown per phone, sends per phone and per
+ * IP per hour -> 429 RATE_LIMITED. Provider failure -> 503 SERVICE_UNAVAILABLE. Returns the code's lifetime.
+ */
+export async function requestCode(
+  ctx: SmsContext,
+  body: SmsRequestBody,
+  memberId: number | null,
+  ip: string,
+  log: FastifyBaseLogger,
+): Promise<{ expiresInSec: number }> {
+  const t = await resolveTarget(ctx, body, memberId);
+  await ctx.limits.smsCooldown.consume(t.phone);
+  await ctx.limits.smsPerIp.consume(ip);
+  await ctx.limits.smsPerPhone.consume(t.phone);
+  const code = await issueCode(ctx.deps.db, { ...t, ip });
+  try {
+    await ctx.sms.provider.send({ to: t.phone, code, ttlSec: t.ttlSec });
+  } catch (err) {
+    // The provider's error names the destination at most, never the code.
+    log.error({ err, to: maskPhone(t.phone), provider: ctx.sms.provider.kind }, 'sms send failed');
+    throw new AppError('SERVICE_UNAVAILABLE');
+  }
+  return { expiresInSec: t.ttlSec };
+}
+
+/**
+ * POST /sms/verify {phone, code}: checks the newest 'signup' code of the phone (no member) or 'member'
+ * code (signed in). Throws CODE_EXPIRED, CODE_MISMATCH, CODE_TRIES_EXCEEDED.
+ */
+export async function verifySmsCode(
+  ctx: SmsContext,
+  body: { phone: string; code: string },
+  memberId: number | null,
+): Promise<void> {
+  await verifyCode(ctx.deps.db, {
+    phone: body.phone,
+    purpose: memberId === null ? 'signup' : 'member',
+    code: body.code,
+    maxTries: ctx.deps.config.sms.maxTries,
+  });
+}
