@@ -1,19 +1,20 @@
+import 'pretendard/dist/web/variable/pretendardvariable-dynamic-subset.css';
+import './app/theme.css';
+import './i18n';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { AppProviders } from './app/providers';
+import { createAppRouter } from './app/router';
 
-function Placeholder() {
-  return (
-    <main style={{ maxWidth: 480, margin: '0 auto', padding: 24, fontFamily: 'sans-serif' }}>
-      P2P Coin Market
-    </main>
-  );
-}
-
+const router = createAppRouter();
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <Placeholder />
+      <AppProviders>
+        <RouterProvider router={router} />
+      </AppProviders>
     </StrictMode>,
   );
 }

@@ -1,0 +1,63 @@
+import type { ComponentType } from 'react';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { paths } from '../config/paths';
+import { RequireAgreements, RequireAuth, RequireSignupCompleted } from './guards';
+import { RootLayout } from './RootLayout';
+
+type PageModule = Promise<{ default: ComponentType }>;
+
+/** A lazily loaded page: each screen is its own chunk (SPEC §2 routes, DESIGN "Layout"). */
+function page(path: string, load: () => PageModule): RouteObject {
+  return { path, lazy: async () => ({ Component: (await load()).default }) };
+}
+
+const publicRoutes: RouteObject[] = [
+  page(paths.home.path, () => import('../features/home/HomePage')),
+  page(paths.login.path, () => import('../features/auth/pages/LoginPage')),
+  page(paths.findId.path, () => import('../features/auth/pages/FindIdPage')),
+  page(paths.findPw.path, () => import('../features/auth/pages/FindPwPage')),
+  page(paths.contact.path, () => import('../features/auth/pages/ContactPage')),
+  page(paths.agreement.path, () => import('../features/auth/pages/AgreementPage')),
+  page(paths.verify.path, () => import('../features/trade/pages/VerifyPage')),
+  {
+    element: <RequireAgreements />,
+    children: [page(paths.signup.path, () => import('../features/auth/pages/SignupPage'))],
+  },
+  {
+    element: <RequireSignupCompleted />,
+    children: [page(paths.complete.path, () => import('../features/auth/pages/CompletePage'))],
+  },
+];
+
+const guardedRoutes: RouteObject[] = [
+  page(paths.myInfo.path, () => import('../features/account/pages/MyInfoPage')),
+  page(paths.account.path, () => import('../features/account/pages/AccountPage')),
+  page(paths.modify.path, () => import('../features/account/pages/ModifyPage')),
+  page(paths.transaction.path, () => import('../features/trade/pages/TransactionPage')),
+  page(paths.purchase.path, () => import('../features/trade/pages/PurchasePage')),
+  page(paths.sell.path, () => import('../features/trade/pages/SellPage')),
+  page(paths.requestSuccessfully.path, () => import('../features/trade/pages/RequestSuccessfullyPage')),
+  page(paths.viewDetails.path, () => import('../features/trade/pages/ViewDetailsPage')),
+  page(paths.proceed.path, () => import('../features/trade/pages/ProceedPage')),
+  page(paths.createWallet.path, () => import('../features/wallet/pages/CreateWalletPage')),
+  page(paths.wallet.path, () => import('../features/wallet/pages/WalletPage')),
+  page(paths.withdraw.path, () => import('../features/wallet/pages/WithdrawPage')),
+  page(paths.deposit.path, () => import('../features/wallet/pages/DepositPage')),
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootLayout />,
+    // The first lazy page is loading: keep the empty column rather than a flash of anything.
+    HydrateFallback: () => null,
+    children: [
+      ...publicRoutes,
+      { element: <RequireAuth />, children: guardedRoutes },
+      { path: '*', element: <Navigate to={paths.home.path} replace /> },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,12 @@
+import type { Coin } from '@p2p/contract';
+import btc from 'cryptocurrency-icons/svg/color/btc.svg';
+import eth from 'cryptocurrency-icons/svg/color/eth.svg';
+import trx from 'cryptocurrency-icons/svg/color/trx.svg';
+import xrp from 'cryptocurrency-icons/svg/color/xrp.svg';
+
+const ICONS: Record<Coin, string> = { BTC: btc, ETH: eth, XRP: xrp, TRX: trx };
+
+/** The coin's colour icon (cryptocurrency-icons), with fixed size so nothing jumps while it loads. */
+export function CoinIcon({ coin, size = 32 }: { coin: Coin; size?: number }) {
+  return <img src={ICONS[coin]} width={size} height={size} alt="" aria-hidden="true" />;
+}

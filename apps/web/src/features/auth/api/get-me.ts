@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { useSession } from '../../../lib/session';
+import { STORAGE_KEYS, writeJson } from '../../../lib/storage';
+
+/** The member profile of GET /my (SPEC §3 userInfo). Bank fields are empty until set in /modify. */
+export interface Profile {
+  loginId: string;
+  nickname: string;
+  name: string;
+  countryCode: string;
+  phoneE164: string;
+  bankName: string | null;
+  accountNo: string | null;
+}
+
+interface RawProfile extends Partial<Profile> {
+  nickName?: string;
+}
+
+/** Accepts `nickname` or `nickName` (SPEC §7 spells the PUT field nickName). */
+export function normalizeProfile(raw: RawProfile): Profile {
+  return {
+    loginId: raw.loginId ?? '',
+    nickname: raw.nickname ?? raw.nickName ?? '',
+    name: raw.name ?? '',
+    countryCode: raw.countryCode ?? '',
+    phoneE164: raw.phoneE164 ?? '',
+    bankName: raw.bankName ?? null,
+    accountNo: raw.accountNo ?? null,
+  };
+}
+
+export const meQueryKey = ['me'] as const;
+
+/** GET /my; stores the profile as userInfo (SPEC §3). */
+export async function getMe(): Promise<Profile> {
+  const profile = normalizeProfile(await api.get<RawProfile>('/my'));
+  writeJson(STORAGE_KEYS.userInfo, profile);
+  return profile;
+}
+
+/** The signed-in member's profile; disabled without an access token. */
+export function useMe() {
+  const token = useSession((s) => s.accessToken);
+  return useQuery({
+    queryKey: meQueryKey,
+    queryFn: getMe,
+    enabled: Boolean(token),
+    retry: false,
+    staleTime: 30_000,
+  });
+}

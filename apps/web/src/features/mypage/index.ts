@@ -1,0 +1,5 @@
+/** The /myinfo tab contents (SPEC §2). Each tab is a slot component; issue 5 fills them in. */
+export { PurchaseHistoryTab } from './tabs/PurchaseHistoryTab';
+export { SellHistoryTab } from './tabs/SellHistoryTab';
+export { SellRegistrationsTab } from './tabs/SellRegistrationsTab';
+export { WalletTab } from './tabs/WalletTab';

@@ -1,0 +1,152 @@
+import { LIMITS } from '@p2p/contract';
+import { clearStoredSession, useSession } from './session';
+import { local, STORAGE_KEYS } from './storage';
+
+/** API base URL (empty = same origin, which is how `npm start` serves the app). */
+export const API_BASE: string = import.meta.env.VITE_API_BASE ?? '';
+
+/**
+ * A failed call (DECISIONS §2): `code` is the envelope's stable returnMessage (e.g. INVALID_CREDENTIALS),
+ * or NETWORK_ERROR / TIMEOUT for transport failures; `fields` maps form fields to field codes.
+ */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly fields: Record<string, string>;
+
+  constructor(code: string, status: number, fields: Record<string, string> = {}) {
+    super(code);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+    this.fields = fields;
+  }
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | undefined>;
+  signal?: AbortSignal;
+}
+
+interface Envelope {
+  returnCode?: unknown;
+  returnMessage?: unknown;
+  returnData?: unknown;
+}
+
+function buildUrl(path: string, query?: RequestOptions['query']): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== '') qs.set(k, String(v));
+  const q = qs.toString();
+  return `${API_BASE}${path}${q ? `?${q}` : ''}`;
+}
+
+function fieldsOf(data: unknown): Record<string, string> {
+  if (data && typeof data === 'object' && 'fields' in data) {
+    const f = (data as { fields: unknown }).fields;
+    if (f && typeof f === 'object') return f as Record<string, string>;
+  }
+  return {};
+}
+
+/** One HTTP exchange: bearer, 10 s timeout, envelope unwrapping. Throws ApiError. */
+async function send(method: string, path: string, opts: RequestOptions, token: string | null) {
+  const signals = [AbortSignal.timeout(LIMITS.apiTimeoutMs)];
+  if (opts.signal) signals.push(opts.signal);
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  let res: Response;
+  try {
+    res = await fetch(buildUrl(path, opts.query), {
+      method,
+      headers,
+      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      signal: AbortSignal.any(signals),
+    });
+  } catch (e) {
+    const name = e instanceof Error ? e.name : '';
+    throw new ApiError(name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK_ERROR', 0);
+  }
+  let env: Envelope | null = null;
+  try {
+    env = (await res.json()) as Envelope;
+  } catch {
+    env = null;
+  }
+  const code = typeof env?.returnCode === 'number' ? env.returnCode : res.ok ? 0 : res.status;
+  if (!res.ok || code !== 0) {
+    const message = typeof env?.returnMessage === 'string' && env.returnMessage ? env.returnMessage : '';
+    throw new ApiError(message || `HTTP_${res.status}`, res.status, fieldsOf(env?.returnData));
+  }
+  return env?.returnData;
+}
+
+let refreshing: Promise<boolean> | null = null;
+
+/**
+ * One token refresh (DECISIONS §6): POST /api/v1/auth/refresh with the stored refreshToken, storing both
+ * returned tokens. Concurrent 401s share one refresh. Resolves false when there is no refresh token or
+ * the refresh failed (then both tokens are removed, SPEC §4).
+ */
+export function refreshTokens(): Promise<boolean> {
+  const refreshToken = local.get(STORAGE_KEYS.refreshToken);
+  if (!refreshToken) return Promise.resolve(false);
+  refreshing ??= (async () => {
+    try {
+      const data = (await send('POST', '/api/v1/auth/refresh', { body: { refreshToken } }, null)) as {
+        accessToken?: string;
+        refreshToken?: string;
+      } | null;
+      if (!data?.accessToken) throw new ApiError('REFRESH_TOKEN_INVALID', 401);
+      useSession.getState().setTokens(data.accessToken, data.refreshToken);
+      return true;
+    } catch {
+      local.remove(STORAGE_KEYS.accessToken);
+      local.remove(STORAGE_KEYS.refreshToken);
+      return false;
+    } finally {
+      refreshing = null;
+    }
+  })();
+  return refreshing;
+}
+
+/** The 401 logout of SPEC §4: clear the stored session and hard-redirect to /. */
+function expireSession(): void {
+  clearStoredSession();
+  window.location.assign('/');
+}
+
+/**
+ * Calls the member API and returns `returnData` typed as T (the caller's schema decides the shape).
+ * A 401 on an authenticated call triggers one refresh and one retry; if that fails too the session ends
+ * (SPEC §4). Throws ApiError for every failure.
+ */
+export async function apiRequest<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+  const token = local.get(STORAGE_KEYS.accessToken);
+  try {
+    return (await send(method, path, opts, token)) as T;
+  } catch (e) {
+    if (!(e instanceof ApiError) || e.status !== 401 || !token) throw e;
+    if (!(await refreshTokens())) {
+      expireSession();
+      throw e;
+    }
+    try {
+      return (await send(method, path, opts, local.get(STORAGE_KEYS.accessToken))) as T;
+    } catch (again) {
+      if (again instanceof ApiError && again.status === 401) expireSession();
+      throw again;
+    }
+  }
+}
+
+export const api = {
+  get: <T>(path: string, opts?: RequestOptions) => apiRequest<T>('GET', path, opts),
+  post: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+    apiRequest<T>('POST', path, { ...opts, body: body ?? {} }),
+  put: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+    apiRequest<T>('PUT', path, { ...opts, body: body ?? {} }),
+};

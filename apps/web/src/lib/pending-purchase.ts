@@ -1,0 +1,24 @@
+import { local, readJson, STORAGE_KEYS, writeJson } from './storage';
+
+/** A purchase a visitor started on the home carousel, resumed after login (SPEC §2 /login). */
+export interface PendingPurchase {
+  tradeData: Record<string, unknown>;
+  purchaseType: 'instant' | 'reserve';
+  savedAt: number;
+}
+
+/** Pending purchases older than this are dropped rather than resumed unexpectedly much later. */
+const MAX_AGE_MS = 30 * 60 * 1000;
+
+export function savePendingPurchase(p: Omit<PendingPurchase, 'savedAt'>): void {
+  writeJson(STORAGE_KEYS.pendingPurchase, { ...p, savedAt: Date.now() });
+}
+
+/** Returns and removes the pending purchase, if a fresh one exists. */
+export function takePendingPurchase(): PendingPurchase | null {
+  const p = readJson<PendingPurchase>(STORAGE_KEYS.pendingPurchase);
+  local.remove(STORAGE_KEYS.pendingPurchase);
+  if (!p || typeof p.tradeData !== 'object' || !['instant', 'reserve'].includes(p.purchaseType)) return null;
+  if (typeof p.savedAt !== 'number' || Date.now() - p.savedAt > MAX_AGE_MS) return null;
+  return p;
+}
