@@ -1,4 +1,4 @@
-import { LIMITS } from '@p2p/contract';
+import { LIMITS } from '@p2p/contract/limits.ts';
 import { createSyncStoragePersister } from '@tanstack/query-sync-storage-persister';
 import { QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../lib/api-client';

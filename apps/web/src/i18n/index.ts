@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@p2p/contract';
+import { LANGUAGES, type Language } from '@p2p/contract/enums.ts';
 import i18n, { type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { local, STORAGE_KEYS } from '../lib/storage';

@@ -1,4 +1,4 @@
-import { LIMITS } from '@p2p/contract';
+import { LIMITS } from '@p2p/contract/limits.ts';
 import { clearStoredSession, useSession } from './session';
 import { local, STORAGE_KEYS } from './storage';
 

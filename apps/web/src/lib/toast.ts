@@ -1,4 +1,4 @@
-import { LIMITS } from '@p2p/contract';
+import { LIMITS } from '@p2p/contract/limits.ts';
 import { type ToastOptions, type ToastPosition, toast } from 'react-toastify';
 import { isTradingPath } from '../config/paths';
 

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from '@p2p/contract';
+import { LANGUAGES, type Language } from '@p2p/contract/enums.ts';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { setLanguage } from '../../i18n';

@@ -1,4 +1,4 @@
-import type { Coin } from '@p2p/contract';
+import type { Coin } from '@p2p/contract/enums.ts';
 import btc from 'cryptocurrency-icons/svg/color/btc.svg';
 import eth from 'cryptocurrency-icons/svg/color/eth.svg';
 import trx from 'cryptocurrency-icons/svg/color/trx.svg';
