@@ -1,1 +1,87 @@
-export {};
+import { z } from 'zod';
+import { COUNTRY_CODES, MEMBER_STATUSES, ROLES } from './enums.ts';
+import { FIELD_CODES as F } from './errors.ts';
+import { cursorField } from './fields.ts';
+import { LIMITS } from './limits.ts';
+
+/**
+ * Schemas of the operator API (DECISIONS §8, §10) that belong to the ops module: members, suspension,
+ * the audit log, the ledger check and the console home summary. Listing, order, deposit and withdrawal
+ * operator calls live with their modules' contracts.
+ */
+
+/** Page size of operator lists: default 20, at most 50 (as the member lists, SPEC §9). */
+export const opsPageSize = z.coerce
+  .number(F.INVALID_TYPE)
+  .int(F.INVALID_FORMAT)
+  .min(1, F.INVALID_FORMAT)
+  .max(LIMITS.listPageSizeMax, F.TOO_LONG)
+  .default(LIMITS.listPageSize);
+
+/** A reason an operator gives for an action; stored in the audit log. */
+export const opsReasonField = z.string(F.REQUIRED).trim().min(1, F.REQUIRED).max(500, F.TOO_LONG);
+
+/** GET /ops/api/v1/members query: `q` matches loginId, nickname, name or phone (substring, case-insensitive). */
+export const opsMembersQuery = z.object({
+  q: z.string().trim().max(64, F.TOO_LONG).optional(),
+  size: opsPageSize,
+  cursor: cursorField.optional(),
+});
+
+export const opsMember = z.object({
+  id: z.number().int(),
+  loginId: z.string(),
+  nickname: z.string(),
+  name: z.string(),
+  countryCode: z.enum(COUNTRY_CODES),
+  phoneE164: z.string(),
+  role: z.enum(ROLES),
+  status: z.enum(MEMBER_STATUSES),
+  suspendedReason: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type OpsMember = z.infer<typeof opsMember>;
+
+/** POST /ops/api/v1/members/{id}/suspend body. */
+export const opsSuspendBody = z.object({ reason: opsReasonField });
+/** POST /ops/api/v1/members/{id}/unsuspend body (a reason is optional here). */
+export const opsUnsuspendBody = z.object({ reason: opsReasonField.optional() }).nullish();
+
+/** GET /ops/api/v1/audit-log query: newest first, keyset cursor; optional filter on the target. */
+export const opsAuditQuery = z.object({
+  size: opsPageSize,
+  cursor: cursorField.optional(),
+  targetType: z.enum(['listing', 'order', 'withdrawal', 'deposit', 'member']).optional(),
+  targetId: z.string().trim().max(64, F.TOO_LONG).optional(),
+});
+
+export const opsAuditEntry = z.object({
+  id: z.number().int(),
+  operatorId: z.number().int(),
+  operatorLoginId: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  reason: z.string().nullable(),
+  data: z.record(z.string(), z.unknown()).nullable(),
+  createdAt: z.string(),
+});
+export type OpsAuditEntry = z.infer<typeof opsAuditEntry>;
+
+/** GET /ops/api/v1/ledger/check answer: every invariant violation found (DECISIONS §4). */
+export const opsLedgerCheck = z.object({
+  ok: z.boolean(),
+  problems: z.array(z.string()),
+  checkedAt: z.string(),
+  counts: z.object({ accounts: z.number().int(), entries: z.number().int(), postings: z.number().int() }),
+});
+
+/** GET /ops/api/v1/summary: what waits for an operator, for the console home. */
+export const opsSummary = z.object({
+  pendingListings: z.number().int(),
+  pendingWithdrawals: z.number().int(),
+  requestedOrders: z.number().int(),
+  members: z.number().int(),
+  suspendedMembers: z.number().int(),
+});
+export type OpsSummary = z.infer<typeof opsSummary>;

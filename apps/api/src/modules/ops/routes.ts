@@ -1,5 +1,83 @@
+import {
+  idParam,
+  opsAuditEntry,
+  opsAuditQuery,
+  opsLedgerCheck,
+  opsMember,
+  opsMembersQuery,
+  opsSummary as opsSummarySchema,
+  opsSuspendBody,
+  opsUnsuspendBody,
+  pageOf,
+} from '@p2p/contract';
+import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
+import { memberIdOf } from '../../http/auth.ts';
+import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { checkLedger } from '../../ledger/check.ts';
+import { listAuditLog } from './audit-log.ts';
+import { listMembers, suspendMember, unsuspendMember } from './members.ts';
+import { opsSummary } from './summary.ts';
 
-/** Routes of the ops module. */
-export default async function opsRoutes(_app: FastifyZod, _deps: AppDeps): Promise<void> {}
+const IdParams = z.object({ id: idParam });
+
+/**
+ * The ops module's part of the operator API (DECISIONS §8, §10): members and their suspension, the audit
+ * log, the ledger check and the console summary. Role OPERATOR only; members get 403 FORBIDDEN.
+ */
+export default async function opsRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+  const guard = { preHandler: deps.guards.requireOperator };
+  const tags = ['ops'];
+  const security = [{ bearer: [] }];
+
+  app.get(
+    '/ops/api/v1/members',
+    {
+      ...guard,
+      schema: { tags, security, querystring: opsMembersQuery, response: okResponse(pageOf(opsMember)) },
+    },
+    async (request) => ok(await listMembers(deps.db, request.query)),
+  );
+
+  app.post(
+    '/ops/api/v1/members/:id/suspend',
+    {
+      ...guard,
+      schema: { tags, security, params: IdParams, body: opsSuspendBody, response: okResponse(opsMember) },
+    },
+    async (request) =>
+      ok(await suspendMember(deps.db, memberIdOf(request), request.params.id, request.body.reason)),
+  );
+
+  app.post(
+    '/ops/api/v1/members/:id/unsuspend',
+    {
+      ...guard,
+      schema: { tags, security, params: IdParams, body: opsUnsuspendBody, response: okResponse(opsMember) },
+    },
+    async (request) =>
+      ok(await unsuspendMember(deps.db, memberIdOf(request), request.params.id, request.body?.reason)),
+  );
+
+  app.get(
+    '/ops/api/v1/audit-log',
+    {
+      ...guard,
+      schema: { tags, security, querystring: opsAuditQuery, response: okResponse(pageOf(opsAuditEntry)) },
+    },
+    async (request) => ok(await listAuditLog(deps.db, request.query)),
+  );
+
+  app.get(
+    '/ops/api/v1/ledger/check',
+    { ...guard, schema: { tags, security, response: okResponse(opsLedgerCheck) } },
+    async () => ok(await checkLedger(deps.db, deps.invariants)),
+  );
+
+  app.get(
+    '/ops/api/v1/summary',
+    { ...guard, schema: { tags, security, response: okResponse(opsSummarySchema) } },
+    async () => ok(await opsSummary(deps.db)),
+  );
+}

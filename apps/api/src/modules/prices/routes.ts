@@ -1,5 +1,21 @@
+import { pricesResponse } from '@p2p/contract';
 import type { AppDeps } from '../../deps.ts';
+import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { createPriceService } from './service.ts';
 
-/** Routes of the prices module. */
-export default async function pricesRoutes(_app: FastifyZod, _deps: AppDeps): Promise<void> {}
+/** GET /api/v1/prices (DECISIONS §7): public, no token. 503 PRICE_UNAVAILABLE when nothing usable is cached. */
+export default async function pricesRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+  const prices = createPriceService({
+    source: deps.config.prices.provider,
+    upstreamUrl: deps.config.prices.upstreamUrl,
+    file: deps.config.prices.file,
+    redis: deps.redis,
+    log: app.log,
+  });
+  app.get(
+    '/api/v1/prices',
+    { schema: { tags: ['prices'], response: okResponse(pricesResponse) } },
+    async () => ok(await prices.get()),
+  );
+}

@@ -1,0 +1,186 @@
+import type { OpsMember } from '@p2p/contract';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
+import { inTx } from '../../db/tx.ts';
+import { AppError } from '../../http/errors.ts';
+import { audit } from './audit.ts';
+import { decodeIdCursor, encodeIdCursor } from './cursor.ts';
+
+const MEMBER_COLUMNS = [
+  'id',
+  'login_id',
+  'nickname',
+  'name',
+  'country_code',
+  'phone_e164',
+  'role',
+  'status',
+  'suspended_reason',
+  'created_at',
+] as const;
+
+type MemberRow = {
+  id: number;
+  login_id: string;
+  nickname: string;
+  name: string;
+  country_code: string;
+  phone_e164: string;
+  role: 'MEMBER' | 'OPERATOR';
+  status: 'ACTIVE' | 'SUSPENDED';
+  suspended_reason: string | null;
+  created_at: Date;
+};
+
+function toOpsMember(r: MemberRow): OpsMember {
+  return {
+    id: r.id,
+    loginId: r.login_id,
+    nickname: r.nickname,
+    name: r.name,
+    countryCode: r.country_code as OpsMember['countryCode'],
+    phoneE164: r.phone_e164,
+    role: r.role,
+    status: r.status,
+    suspendedReason: r.suspended_reason,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
+/** Escapes LIKE wildcards so a search for "a_b" matches the text "a_b" only. */
+function likeContains(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The search filter of the member list: loginId, nickname or name contain `q` (case-insensitive), or the
+ * phone contains its digits. A locally typed Korean/Japanese number ("010-1234-5678") also matches its
+ * E.164 form (+821012345678) because the leading 0 is tried without.
+ */
+function searchFilter(q: string) {
+  const text = likeContains(q);
+  const digits = q.replace(/[\s\-+().]/g, '');
+  const phones = /^\d{3,15}$/.test(digits)
+    ? [...new Set([digits, digits.replace(/^0/, '')])].filter((d) => d.length >= 3).map(likeContains)
+    : [];
+  return (eb: ExpressionBuilder<DB, 'members'>) =>
+    eb.or([
+      eb('login_id', 'ilike', text),
+      eb('nickname', 'ilike', text),
+      eb('name', 'ilike', text),
+      ...phones.map((p) => eb('phone_e164', 'like', p)),
+    ]);
+}
+
+/**
+ * GET /ops/api/v1/members (DECISIONS §8, §10): members newest first, optionally filtered by `q`, in pages
+ * of `size` with an opaque keyset cursor. Throws VALIDATION_FAILED on a forged cursor.
+ */
+export async function listMembers(
+  db: Db,
+  o: { q?: string; size: number; cursor?: string },
+): Promise<{ list: OpsMember[]; nextCursor: string | null; totalCount: number }> {
+  const filter = o.q ? searchFilter(o.q) : null;
+  let page = db.selectFrom('members').select(MEMBER_COLUMNS);
+  let count = db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (filter) {
+    page = page.where(filter);
+    count = count.where(filter);
+  }
+  if (o.cursor) page = page.where('id', '<', decodeIdCursor(o.cursor));
+  const rows = await page
+    .orderBy('id', 'desc')
+    .limit(o.size + 1)
+    .execute();
+  const total = await count.executeTakeFirstOrThrow();
+  const list = rows.slice(0, o.size).map(toOpsMember);
+  const last = list.at(-1);
+  return {
+    list,
+    nextCursor: rows.length > o.size && last ? encodeIdCursor(last.id) : null,
+    totalCount: Number(total.n),
+  };
+}
+
+async function lockMember(tx: DbOrTx, memberId: number): Promise<MemberRow> {
+  const row = await tx
+    .selectFrom('members')
+    .select(MEMBER_COLUMNS)
+    .where('id', '=', memberId)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND_MEMBER_ID');
+  return row;
+}
+
+/**
+ * Suspends a member (DECISIONS §8): status SUSPENDED with the reason, every live refresh token revoked
+ * (so no new access token can be minted; the guards refuse the current one at once), and an audit record,
+ * all in one transaction. Throws NOT_FOUND_MEMBER_ID, FORBIDDEN {rule: SELF_SUSPEND} when the operator
+ * names themself, INVALID_STATE when already suspended.
+ */
+export async function suspendMember(
+  db: Db,
+  operatorId: number,
+  memberId: number,
+  reason: string,
+): Promise<OpsMember> {
+  if (operatorId === memberId) throw new AppError('FORBIDDEN', { rule: 'SELF_SUSPEND' });
+  return inTx(db, async (tx) => {
+    const member = await lockMember(tx, memberId);
+    if (member.status === 'SUSPENDED') throw new AppError('INVALID_STATE', { status: member.status });
+    const updated = await tx
+      .updateTable('members')
+      .set({ status: 'SUSPENDED', suspended_reason: reason, updated_at: sql<Date>`now()` })
+      .where('id', '=', memberId)
+      .returning(MEMBER_COLUMNS)
+      .executeTakeFirstOrThrow();
+    const revoked = await tx
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: sql<Date>`now()` })
+      .where('member_id', '=', memberId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    await audit(tx, {
+      operatorId,
+      action: 'member.suspend',
+      targetType: 'member',
+      targetId: memberId,
+      reason,
+      data: { revokedRefreshTokens: Number(revoked.numUpdatedRows) },
+    });
+    return toOpsMember(updated);
+  });
+}
+
+/**
+ * Lifts a suspension (DECISIONS §8) with an audit record in the same transaction. The member signs in
+ * again (their refresh tokens stay revoked). Throws NOT_FOUND_MEMBER_ID, INVALID_STATE when not suspended.
+ */
+export async function unsuspendMember(
+  db: Db,
+  operatorId: number,
+  memberId: number,
+  reason: string | undefined,
+): Promise<OpsMember> {
+  return inTx(db, async (tx) => {
+    const member = await lockMember(tx, memberId);
+    if (member.status !== 'SUSPENDED') throw new AppError('INVALID_STATE', { status: member.status });
+    const updated = await tx
+      .updateTable('members')
+      .set({ status: 'ACTIVE', suspended_reason: null, updated_at: sql<Date>`now()` })
+      .where('id', '=', memberId)
+      .returning(MEMBER_COLUMNS)
+      .executeTakeFirstOrThrow();
+    await audit(tx, {
+      operatorId,
+      action: 'member.unsuspend',
+      targetType: 'member',
+      targetId: memberId,
+      reason: reason ?? null,
+      data: { previousReason: member.suspended_reason },
+    });
+    return toOpsMember(updated);
+  });
+}
