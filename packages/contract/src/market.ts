@@ -1,1 +1,229 @@
-export {};
+import { z } from 'zod';
+import { COINS, DEST_TYPES, LISTING_SORTS, LISTING_STATUSES, ORDER_STATUSES } from './enums.ts';
+import { FIELD_CODES as F } from './errors.ts';
+import {
+  accountNoField,
+  bankNameField,
+  coinField,
+  cursorField,
+  idParam,
+  krwField,
+  qtyField,
+} from './fields.ts';
+import { LIMITS } from './limits.ts';
+import { toUnits } from './money.ts';
+
+/**
+ * Request and response shapes of the marketplace (SPEC §3, §5, §7; DECISIONS §4, §10). Quantities are
+ * decimal strings, won are integers, times are ISO 8601 strings.
+ */
+
+function minNotAboveMax(minQty: string, maxQty: string): boolean {
+  try {
+    return toUnits(minQty) <= toUnits(maxQty);
+  } catch {
+    return true; // the field checks report the malformed quantity
+  }
+}
+
+/** POST /api/v1/sell-listings (SPEC §5 "Sell"): quantities up to 4 decimals, > 0, min <= max. */
+export const sellListingCreateBody = z
+  .object({
+    walletId: idParam,
+    minQty: qtyField(LIMITS.sellQtyDecimals),
+    maxQty: qtyField(LIMITS.sellQtyDecimals),
+    unitPriceKrw: krwField,
+    bankName: bankNameField,
+    accountNo: accountNoField,
+  })
+  .refine((b) => minNotAboveMax(b.minQty, b.maxQty), { message: F.MIN_ABOVE_MAX, path: ['minQty'] });
+export type SellListingCreateBody = z.infer<typeof sellListingCreateBody>;
+
+/** A listing as its seller sees it: create response and GET /my/sell/{id} (SPEC §3 "Sell-listing detail"). */
+export const sellListingDetail = z.object({
+  listingId: z.number().int(),
+  status: z.enum(LISTING_STATUSES),
+  createdAt: z.string(),
+  coinCode: z.enum(COINS),
+  unitPriceKrw: z.number().int(),
+  minQty: z.string(),
+  maxQty: z.string(),
+  remainingQty: z.string(),
+  address: z.string(),
+  sellerLoginId: z.string(),
+  sellerCountry: z.string(),
+  sellerPhone: z.string(),
+  accountHolder: z.string(),
+  bankName: z.string(),
+  accountNo: z.string(),
+  rejectReason: z.string().nullable(),
+});
+export type SellListingDetail = z.infer<typeof sellListingDetail>;
+
+/** A card of the public trade list and the home carousel; sellerName is masked (DECISIONS §10). */
+export const tradeListing = z.object({
+  listingId: z.number().int(),
+  coinCode: z.enum(COINS),
+  minQty: z.string(),
+  maxQty: z.string(),
+  remainingQty: z.string(),
+  unitPriceKrw: z.number().int(),
+  status: z.enum(LISTING_STATUSES),
+  createdAt: z.string(),
+  sellerNickname: z.string(),
+  sellerLoginId: z.string(),
+  sellerName: z.string(),
+  sellerCountry: z.string(),
+});
+export type TradeListing = z.infer<typeof tradeListing>;
+
+/** A row of GET /my/sell. */
+export const mySellListing = tradeListing.omit({
+  sellerNickname: true,
+  sellerLoginId: true,
+  sellerName: true,
+  sellerCountry: true,
+});
+export type MySellListing = z.infer<typeof mySellListing>;
+
+const pageSize = z.coerce
+  .number(F.INVALID_FORMAT)
+  .int(F.INVALID_FORMAT)
+  .min(1, F.INVALID_FORMAT)
+  .max(LIMITS.listPageSizeMax, F.TOO_LONG)
+  .default(LIMITS.listPageSize);
+
+/** GET /api/v1/sell-listings query (SPEC §7): size default 20 (max 50), opaque cursor, coin, sort. */
+export const tradeListQuery = z.object({
+  size: pageSize,
+  cursor: cursorField.optional(),
+  coin: coinField.optional(),
+  sort: z.enum(LISTING_SORTS, F.INVALID_FORMAT).default('CREATED_DESC'),
+});
+export type TradeListQuery = z.infer<typeof tradeListQuery>;
+
+/** Query of the member's own cursor lists (/my/sell, /my/buy-history, /my/sell-history). */
+export const myListQuery = z.object({ size: pageSize, cursor: cursorField.optional() });
+export type MyListQuery = z.infer<typeof myListQuery>;
+
+const dateRe = /^\d{4}-\d{2}-\d{2}$/;
+const timeRe = /^\d{2}:\d{2}$/;
+
+/** POST /buy-orders (SPEC §3, §5 "Purchase"; DECISIONS §4). The server recomputes requestQty. */
+export const buyOrderCreateBody = z.object({
+  listingId: idParam,
+  krwAmount: krwField,
+  requestQty: qtyField(),
+  destType: z.enum(DEST_TYPES, F.INVALID_FORMAT),
+  destWalletId: idParam.optional().nullable(),
+  destAddress: z.string().trim().max(128, F.TOO_LONG).optional().nullable(),
+  reserveDate: z.string().regex(dateRe, F.DATE_INVALID).optional().nullable(),
+  reserveTime: z.string().regex(timeRe, F.INVALID_FORMAT).optional().nullable(),
+});
+export type BuyOrderCreateBody = z.infer<typeof buyOrderCreateBody>;
+
+/** POST /buy-orders/{id}/complete: the TxID, trimmed, required, at most 128 characters (SPEC §5 "Proceed"). */
+export const orderTxidField = z
+  .string(F.TXID_REQUIRED)
+  .trim()
+  .min(1, F.TXID_REQUIRED)
+  .max(LIMITS.txidMax, F.TXID_REQUIRED);
+export const buyOrderCompleteBody = z.object({ txid: orderTxidField });
+
+/** A buy order as its buyer receives it on creation (SPEC §3 "Buy order", with the seller's bank details). */
+export const buyOrderCreated = z.object({
+  orderId: z.number().int(),
+  coinCode: z.enum(COINS),
+  requestQty: z.string(),
+  requestKrwAmount: z.number().int(),
+  unitPriceKrw: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  createdAt: z.string(),
+  destType: z.enum(DEST_TYPES),
+  destAddress: z.string(),
+  address: z.string(),
+  sellerLoginId: z.string(),
+  sellerAccountHolder: z.string(),
+  sellerPhone: z.string(),
+  sellerBankName: z.string(),
+  sellerAccountNo: z.string(),
+  sellerNickName: z.string(),
+  sellerCountryCode: z.string(),
+  reserveDate: z.string().nullable(),
+  reserveTime: z.string().nullable(),
+});
+export type BuyOrderCreated = z.infer<typeof buyOrderCreated>;
+
+/** A row of /my/buy-history and /my/sell-history (buyerNickname filled in the sell history). */
+export const orderHistoryItem = z.object({
+  orderId: z.number().int(),
+  coinCode: z.enum(COINS),
+  requestQty: z.string(),
+  requestKrwAmount: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+  sellerNickName: z.string(),
+  sellerCountryCode: z.string(),
+  buyerNickname: z.string().optional(),
+});
+export type OrderHistoryItem = z.infer<typeof orderHistoryItem>;
+
+/** GET /my/buy-history/{id}: the buyer's receipt. The seller's full name only while the order is live. */
+export const buyOrderDetail = buyOrderCreated.extend({
+  completedAt: z.string().nullable(),
+  sellerAddress: z.string(),
+  txid: z.string().nullable(),
+});
+export type BuyOrderDetail = z.infer<typeof buyOrderDetail>;
+
+/** GET /my/sell-history/{id}: the seller's receipt with the buyer's details (SPEC §3 "Sell-history entry"). */
+export const sellOrderDetail = buyOrderDetail.extend({
+  buyerLoginId: z.string(),
+  buyerNickname: z.string(),
+  buyerCountryCode: z.string(),
+  buyerPhone: z.string(),
+  buyerName: z.string(),
+  buyerBankName: z.string().nullable(),
+  buyerAccountNo: z.string().nullable(),
+});
+export type SellOrderDetail = z.infer<typeof sellOrderDetail>;
+
+/** An operator's reason for an action (DECISIONS §8): trimmed, required, bounded. */
+export const orderReasonField = z.string(F.REQUIRED).trim().min(1, F.REQUIRED).max(500, F.TOO_LONG);
+export const opsReasonBody = z.object({ reason: orderReasonField });
+export const opsCompleteOrderBody = z.object({ reason: orderReasonField, txid: orderTxidField });
+
+export const opsListingsQuery = z.object({
+  status: z.enum(LISTING_STATUSES, F.INVALID_FORMAT).optional(),
+  size: pageSize,
+  cursor: cursorField.optional(),
+});
+export const opsOrdersQuery = z.object({
+  status: z.enum(ORDER_STATUSES, F.INVALID_FORMAT).optional(),
+  memberId: idParam.optional(),
+  size: pageSize,
+  cursor: cursorField.optional(),
+});
+
+/** A listing in the operator console (every status, the seller's identity in full). */
+export const opsListing = sellListingDetail.extend({ sellerId: z.number().int() });
+/** A buy order in the operator console. */
+export const opsOrder = z.object({
+  orderId: z.number().int(),
+  listingId: z.number().int(),
+  buyerId: z.number().int(),
+  sellerId: z.number().int(),
+  buyerLoginId: z.string(),
+  sellerLoginId: z.string(),
+  coinCode: z.enum(COINS),
+  requestQty: z.string(),
+  requestKrwAmount: z.number().int(),
+  status: z.enum(ORDER_STATUSES),
+  destType: z.enum(DEST_TYPES),
+  destAddress: z.string(),
+  txid: z.string().nullable(),
+  reason: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});

@@ -1,5 +1,104 @@
+import {
+  idParam,
+  myListQuery,
+  mySellListing,
+  pageOf,
+  sellListingCreateBody,
+  sellListingDetail,
+  tradeListing,
+  tradeListQuery,
+} from '@p2p/contract';
+import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
+import { memberIdOf } from '../../http/auth.ts';
+import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { escrowInvariants } from './invariants.ts';
+import opsMarketRoutes from './ops-routes.ts';
+import orderRoutes from './order-routes.ts';
+import { bestListings, mySellListings, tradeList } from './queries.ts';
+import { closeListing, createListing, listingDetail } from './service.ts';
 
-/** Routes of the market module. */
-export default async function marketRoutes(_app: FastifyZod, _deps: AppDeps): Promise<void> {}
+const IdParams = z.object({ id: idParam });
+const bearer = [{ bearer: [] }];
+
+/**
+ * Routes of the market module (SPEC §7, DECISIONS §4, §10): sell listings here, buy orders in
+ * order-routes.ts, the operator API in ops-routes.ts. Also contributes the escrow invariants.
+ */
+export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const member = deps.guards.requireMember;
+  deps.invariants.push(...escrowInvariants);
+
+  app.post(
+    '/api/v1/sell-listings',
+    {
+      preHandler: member,
+      schema: {
+        tags: ['market'],
+        security: bearer,
+        body: sellListingCreateBody,
+        response: okResponse(sellListingDetail),
+      },
+    },
+    async (request) => ok(await createListing(db, memberIdOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/v1/sell-listings',
+    { schema: { tags: ['market'], querystring: tradeListQuery, response: okResponse(pageOf(tradeListing)) } },
+    async (request) => ok(await tradeList(db, request.query)),
+  );
+
+  app.get(
+    '/api/v1/sell-listings/best',
+    { schema: { tags: ['market'], response: okResponse(z.array(tradeListing)) } },
+    async () => ok(await bestListings(db)),
+  );
+
+  app.post(
+    '/api/v1/sell-listings/:id/close',
+    {
+      preHandler: member,
+      schema: {
+        tags: ['market'],
+        security: bearer,
+        params: IdParams,
+        response: okResponse(sellListingDetail),
+      },
+    },
+    async (request) => ok(await closeListing(db, memberIdOf(request), request.params.id)),
+  );
+
+  app.get(
+    '/my/sell',
+    {
+      preHandler: member,
+      schema: {
+        tags: ['market'],
+        security: bearer,
+        querystring: myListQuery,
+        response: okResponse(pageOf(mySellListing)),
+      },
+    },
+    async (request) => ok(await mySellListings(db, memberIdOf(request), request.query)),
+  );
+
+  app.get(
+    '/my/sell/:id',
+    {
+      preHandler: member,
+      schema: {
+        tags: ['market'],
+        security: bearer,
+        params: IdParams,
+        response: okResponse(sellListingDetail),
+      },
+    },
+    async (request) => ok(await listingDetail(db, request.params.id, memberIdOf(request))),
+  );
+
+  await app.register(orderRoutes, deps);
+  await app.register(opsMarketRoutes, deps);
+}

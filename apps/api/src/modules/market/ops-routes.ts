@@ -1,0 +1,112 @@
+import {
+  idParam,
+  opsCompleteOrderBody,
+  opsListing,
+  opsListingsQuery,
+  opsOrder,
+  opsOrdersQuery,
+  opsReasonBody,
+  pageOf,
+  sellListingDetail,
+} from '@p2p/contract';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.ts';
+import { memberIdOf } from '../../http/auth.ts';
+import { ok, okResponse } from '../../http/envelope.ts';
+import type { FastifyZod } from '../../http/types.ts';
+import { opsListings, opsOrderById, opsOrders } from './ops-queries.ts';
+import { approveListing, rejectListing } from './service.ts';
+import { completeOrder, endOrder } from './transitions.ts';
+
+const IdParams = z.object({ id: idParam });
+const security = [{ bearer: [] }];
+const tags = ['ops'];
+
+/**
+ * Operator routes of the market (DECISIONS §8, §10), role OPERATOR (members get 403): pending listings
+ * approve/reject, any order cancelled or completed with a reason. Every action is audited in its transaction.
+ */
+export default async function opsMarketRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const preHandler = deps.guards.requireOperator;
+
+  app.get(
+    '/ops/api/v1/listings',
+    {
+      preHandler,
+      schema: { tags, security, querystring: opsListingsQuery, response: okResponse(pageOf(opsListing)) },
+    },
+    async (request) => ok(await opsListings(db, request.query)),
+  );
+
+  app.post(
+    '/ops/api/v1/listings/:id/approve',
+    { preHandler, schema: { tags, security, params: IdParams, response: okResponse(sellListingDetail) } },
+    async (request) => ok(await approveListing(db, memberIdOf(request), request.params.id)),
+  );
+
+  app.post(
+    '/ops/api/v1/listings/:id/reject',
+    {
+      preHandler,
+      schema: {
+        tags,
+        security,
+        params: IdParams,
+        body: opsReasonBody,
+        response: okResponse(sellListingDetail),
+      },
+    },
+    async (request) =>
+      ok(await rejectListing(db, memberIdOf(request), request.params.id, request.body.reason)),
+  );
+
+  app.get(
+    '/ops/api/v1/orders',
+    {
+      preHandler,
+      schema: { tags, security, querystring: opsOrdersQuery, response: okResponse(pageOf(opsOrder)) },
+    },
+    async (request) => ok(await opsOrders(db, request.query)),
+  );
+
+  app.post(
+    '/ops/api/v1/orders/:id/cancel',
+    {
+      preHandler,
+      schema: { tags, security, params: IdParams, body: opsReasonBody, response: okResponse(opsOrder) },
+    },
+    async (request) => {
+      const actor = {
+        kind: 'operator',
+        operatorId: memberIdOf(request),
+        reason: request.body.reason,
+      } as const;
+      await endOrder(db, request.params.id, actor, 'cancel');
+      return ok(await opsOrderById(db, request.params.id));
+    },
+  );
+
+  app.post(
+    '/ops/api/v1/orders/:id/complete',
+    {
+      preHandler,
+      schema: {
+        tags,
+        security,
+        params: IdParams,
+        body: opsCompleteOrderBody,
+        response: okResponse(opsOrder),
+      },
+    },
+    async (request) => {
+      const actor = {
+        kind: 'operator',
+        operatorId: memberIdOf(request),
+        reason: request.body.reason,
+      } as const;
+      await completeOrder(db, request.params.id, actor, request.body.txid);
+      return ok(await opsOrderById(db, request.params.id));
+    },
+  );
+}

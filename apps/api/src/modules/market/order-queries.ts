@@ -1,0 +1,67 @@
+import type { BuyOrderDetail, MyListQuery, OrderHistoryItem, SellOrderDetail } from '@p2p/contract';
+import type { DbOrTx } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
+import { orderWithParties, toBuyOrderDetail, toHistoryItem, toSellOrderDetail } from './order-views.ts';
+import { type Page, toPage } from './queries.ts';
+
+export type OrderSide = 'buyer' | 'seller';
+
+/**
+ * GET /my/buy-history (side buyer) and /my/sell-history (side seller): the member's orders of every
+ * status, newest first, keyset by id (SPEC §3 fields; the sell history adds buyerNickname).
+ */
+export async function orderHistory(
+  db: DbOrTx,
+  memberId: number,
+  side: OrderSide,
+  q: MyListQuery,
+): Promise<Page<OrderHistoryItem>> {
+  const scope = `${side}-history`;
+  const cursor = decodeCursor(scope, q.cursor, false);
+  const col = side === 'buyer' ? 'o.buyer_id' : 'o.seller_id';
+  let rows = orderWithParties(db).where(col, '=', memberId);
+  if (cursor) rows = rows.where('o.id', '<', cursor.id);
+  const [list, count] = await Promise.all([
+    rows
+      .orderBy('o.id', 'desc')
+      .limit(q.size + 1)
+      .execute(),
+    db
+      .selectFrom('buy_orders')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where(side === 'buyer' ? 'buyer_id' : 'seller_id', '=', memberId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return toPage(
+    list,
+    q.size,
+    Number(count.n),
+    (r) => toHistoryItem(r, side === 'seller'),
+    (r) => encodeCursor(scope, { key: null, id: r.id }),
+  );
+}
+
+/** GET /my/buy-history/{id}: 404 ORDER_NOT_FOUND unless the caller is the buyer. */
+export async function buyOrderDetail(db: DbOrTx, buyerId: number, orderId: number): Promise<BuyOrderDetail> {
+  const row = await orderWithParties(db)
+    .where('o.id', '=', orderId)
+    .where('o.buyer_id', '=', buyerId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('ORDER_NOT_FOUND');
+  return toBuyOrderDetail(row);
+}
+
+/** GET /my/sell-history/{id}: 404 ORDER_NOT_FOUND unless the caller is the seller. */
+export async function sellOrderDetail(
+  db: DbOrTx,
+  sellerId: number,
+  orderId: number,
+): Promise<SellOrderDetail> {
+  const row = await orderWithParties(db)
+    .where('o.id', '=', orderId)
+    .where('o.seller_id', '=', sellerId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('ORDER_NOT_FOUND');
+  return toSellOrderDetail(row);
+}

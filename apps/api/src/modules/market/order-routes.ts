@@ -1,0 +1,119 @@
+import {
+  buyOrderCompleteBody,
+  buyOrderCreateBody,
+  buyOrderCreated,
+  buyOrderDetail,
+  idParam,
+  myListQuery,
+  orderHistoryItem,
+  pageOf,
+  sellOrderDetail,
+} from '@p2p/contract';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.ts';
+import { memberIdOf } from '../../http/auth.ts';
+import { ok, okResponse } from '../../http/envelope.ts';
+import type { FastifyZod } from '../../http/types.ts';
+import * as history from './order-queries.ts';
+import { buyOrderView, createBuyOrder } from './orders.ts';
+import { completeOrder, endOrder } from './transitions.ts';
+
+const IdParams = z.object({ id: idParam });
+const bearer = [{ bearer: [] }];
+
+/** Buy order routes (SPEC §7, DECISIONS §4, §10): create, cancel, reject, complete, the histories. */
+export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+  const { db } = deps;
+  const member = deps.guards.requireMember;
+  const tags = ['market'];
+
+  app.post(
+    '/buy-orders',
+    {
+      preHandler: member,
+      schema: { tags, security: bearer, body: buyOrderCreateBody, response: okResponse(buyOrderCreated) },
+    },
+    async (request) =>
+      ok(await createBuyOrder(db, deps.config.chain.network, memberIdOf(request), request.body)),
+  );
+
+  app.post(
+    '/buy-orders/:id/cancel',
+    {
+      preHandler: member,
+      schema: { tags, security: bearer, params: IdParams, response: okResponse(buyOrderCreated) },
+    },
+    async (request) => {
+      const buyer = memberIdOf(request);
+      await endOrder(db, request.params.id, { kind: 'buyer', memberId: buyer }, 'cancel');
+      return ok(await buyOrderView(db, request.params.id));
+    },
+  );
+
+  app.post(
+    '/buy-orders/:id/reject',
+    {
+      preHandler: member,
+      schema: { tags, security: bearer, params: IdParams, response: okResponse(sellOrderDetail) },
+    },
+    async (request) => {
+      const seller = memberIdOf(request);
+      await endOrder(db, request.params.id, { kind: 'seller', memberId: seller }, 'reject');
+      return ok(await history.sellOrderDetail(db, seller, request.params.id));
+    },
+  );
+
+  app.post(
+    '/buy-orders/:id/complete',
+    {
+      preHandler: member,
+      schema: {
+        tags,
+        security: bearer,
+        params: IdParams,
+        body: buyOrderCompleteBody,
+        response: okResponse(sellOrderDetail),
+      },
+    },
+    async (request) => {
+      const seller = memberIdOf(request);
+      await completeOrder(db, request.params.id, { kind: 'seller', memberId: seller }, request.body.txid);
+      return ok(await history.sellOrderDetail(db, seller, request.params.id));
+    },
+  );
+
+  for (const side of ['buyer', 'seller'] as const) {
+    const path = side === 'buyer' ? '/my/buy-history' : '/my/sell-history';
+    app.get(
+      path,
+      {
+        preHandler: member,
+        schema: {
+          tags,
+          security: bearer,
+          querystring: myListQuery,
+          response: okResponse(pageOf(orderHistoryItem)),
+        },
+      },
+      async (request) => ok(await history.orderHistory(db, memberIdOf(request), side, request.query)),
+    );
+  }
+
+  app.get(
+    '/my/buy-history/:id',
+    {
+      preHandler: member,
+      schema: { tags, security: bearer, params: IdParams, response: okResponse(buyOrderDetail) },
+    },
+    async (request) => ok(await history.buyOrderDetail(db, memberIdOf(request), request.params.id)),
+  );
+
+  app.get(
+    '/my/sell-history/:id',
+    {
+      preHandler: member,
+      schema: { tags, security: bearer, params: IdParams, response: okResponse(sellOrderDetail) },
+    },
+    async (request) => ok(await history.sellOrderDetail(db, memberIdOf(request), request.params.id)),
+  );
+}

@@ -1,0 +1,131 @@
+import {
+  type BuyOrderCreateBody,
+  type BuyOrderCreated,
+  type Coin,
+  fromUnits,
+  LIMITS,
+  minPurchaseKrw,
+  receiveQty,
+  toUnits,
+} from '@p2p/contract';
+import { sql } from 'kysely';
+import { type ChainNetwork, isValidAddress, normalizeAddress } from '../../chains/index.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { inTx } from '../../db/tx.ts';
+import { AppError } from '../../http/errors.ts';
+import { phoneVerifiedWithin } from '../identity/verification.ts';
+import { lockListing } from './escrow.ts';
+import { orderWithParties, toBuyOrderCreated } from './order-views.ts';
+import { checkReserve } from './reserve.ts';
+
+/** The buyer's order view, or 404 ORDER_NOT_FOUND. */
+export async function buyOrderView(db: DbOrTx, orderId: number): Promise<BuyOrderCreated> {
+  const row = await orderWithParties(db).where('o.id', '=', orderId).executeTakeFirst();
+  if (!row) throw new AppError('ORDER_NOT_FOUND');
+  return toBuyOrderCreated(row);
+}
+
+/** The listing terms a purchase is checked against before the row lock (they never change). */
+async function purchasableListing(db: Db, buyerId: number, body: BuyOrderCreateBody) {
+  const l = await db
+    .selectFrom('sell_listings')
+    .select(['id', 'seller_id', 'coin', 'status', 'min_qty', 'unit_price_krw'])
+    .where('id', '=', body.listingId)
+    .executeTakeFirst();
+  if (!l) throw new AppError('LISTING_NOT_FOUND');
+  if (l.status !== 'OPEN') throw new AppError('LISTING_NOT_OPEN');
+  if (l.seller_id === buyerId) throw new AppError('SELF_TRADE');
+  const minKrw = minPurchaseKrw(fromUnits(toUnits(l.min_qty)), l.unit_price_krw);
+  if (body.krwAmount < minKrw) throw new AppError('BELOW_MIN_PURCHASE', { minPurchaseKrw: minKrw });
+  return l;
+}
+
+/** Where the coins go (DECISIONS §4): the buyer's own ACTIVE wallet of the coin, or a valid external address. */
+async function destinationOf(
+  db: Db,
+  buyerId: number,
+  coin: Coin,
+  body: BuyOrderCreateBody,
+  network: ChainNetwork,
+): Promise<{ walletId: number | null; address: string }> {
+  if (body.destType === 'INTERNAL') {
+    if (!body.destWalletId) throw new AppError('WALLET_NOT_FOUND');
+    const w = await db
+      .selectFrom('wallets')
+      .select(['id', 'address'])
+      .where('id', '=', body.destWalletId)
+      .where('member_id', '=', buyerId)
+      .where('coin', '=', coin)
+      .where('status', '=', 'ACTIVE')
+      .executeTakeFirst();
+    if (!w) throw new AppError('WALLET_NOT_FOUND');
+    return { walletId: w.id, address: w.address };
+  }
+  const address = body.destAddress?.trim() ?? '';
+  if (!isValidAddress(coin, address, network)) throw new AppError('INVALID_ADDRESS');
+  return { walletId: null, address: normalizeAddress(coin, address) };
+}
+
+/**
+ * Creates a buy order in REQUESTED (SPEC §5 "Purchase", DECISIONS §4, §10). Checks, in order:
+ * 422 ABOVE_MAX_PURCHASE (> 9,500,000 won), 404 LISTING_NOT_FOUND, 422 LISTING_NOT_OPEN, 422 SELF_TRADE,
+ * 422 BELOW_MIN_PURCHASE (< ceil(minQty x price)), 400 QTY_MISMATCH (requestQty != krw/price floored to 4
+ * decimals), 422 RESERVE_TIME_INVALID, 404 WALLET_NOT_FOUND / 400 INVALID_ADDRESS, 422 PURCHASE_NOT_VERIFIED
+ * (member phone verified within 5 minutes); then, under the listing's row lock, 422 LISTING_NOT_OPEN /
+ * INSUFFICIENT_LISTING_QTY. requestQty leaves remainingQty; the coins stay in the seller's escrow.
+ */
+export async function createBuyOrder(
+  db: Db,
+  network: ChainNetwork,
+  buyerId: number,
+  body: BuyOrderCreateBody,
+): Promise<BuyOrderCreated> {
+  if (body.krwAmount > LIMITS.maxPurchaseKrw) throw new AppError('ABOVE_MAX_PURCHASE');
+  const l = await purchasableListing(db, buyerId, body);
+  const qty = receiveQty(body.krwAmount, l.unit_price_krw);
+  if (toUnits(body.requestQty) !== toUnits(qty)) throw new AppError('QTY_MISMATCH', { requestQty: qty });
+  checkReserve(body.reserveDate, body.reserveTime, Date.now());
+  const dest = await destinationOf(db, buyerId, l.coin, body, network);
+  const buyer = await db
+    .selectFrom('members')
+    .select('phone_e164')
+    .where('id', '=', buyerId)
+    .executeTakeFirstOrThrow();
+  const verified = await phoneVerifiedWithin(db, buyer.phone_e164, 'member', LIMITS.purchaseVerifyWindowSec);
+  if (!verified) throw new AppError('PURCHASE_NOT_VERIFIED');
+
+  const units = toUnits(qty);
+  const orderId = await inTx(db, async (tx) => {
+    const locked = await lockListing(tx, l.id);
+    if (locked?.status !== 'OPEN') throw new AppError('LISTING_NOT_OPEN');
+    const remaining = toUnits(locked.remaining_qty);
+    if (remaining < units) throw new AppError('INSUFFICIENT_LISTING_QTY');
+    await tx
+      .updateTable('sell_listings')
+      .set({ remaining_qty: fromUnits(remaining - units), updated_at: sql<Date>`now()` })
+      .where('id', '=', l.id)
+      .execute();
+    const row = await tx
+      .insertInto('buy_orders')
+      .values({
+        listing_id: l.id,
+        buyer_id: buyerId,
+        seller_id: l.seller_id,
+        coin: l.coin,
+        request_qty: qty,
+        request_krw: body.krwAmount,
+        unit_price_krw: l.unit_price_krw,
+        dest_type: body.destType,
+        dest_wallet_id: dest.walletId,
+        dest_address: dest.address,
+        reserve_date: body.reserveDate ?? null,
+        reserve_time: body.reserveTime ?? null,
+        txid: null,
+        reason: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  });
+  return buyOrderView(db, orderId);
+}

@@ -1,0 +1,85 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { type Coin, receiveQty } from '@p2p/contract';
+import { createMember, type FixtureMember, fundMember, markPhoneVerified } from '../../../test/fixtures.ts';
+import type { TestApp } from '../../../test/helpers.ts';
+import { account, balanceOf } from '../../ledger/index.ts';
+
+/** Test helpers of the market module (not a test file): wallets, funded sellers, open listings. */
+
+/** Inserts an ACTIVE wallet row for the member (the wallets module's own fixture may replace this). */
+export async function walletFor(
+  t: TestApp,
+  memberId: number,
+  coin: Coin,
+): Promise<{ id: number; address: string }> {
+  const address = `test-${coin}-${randomBytes(10).toString('hex')}`;
+  const row = await t.app.deps.db
+    .insertInto('wallets')
+    .values({ member_id: memberId, coin, address, derivation_index: randomInt(1, 2 ** 31 - 1) })
+    .returning(['id', 'address'])
+    .executeTakeFirstOrThrow();
+  return row;
+}
+
+export interface Trader extends FixtureMember {
+  wallet: { id: number; address: string };
+}
+
+/** A member with a wallet of `coin`, funded with `fund` (decimal string) when given. */
+export async function trader(t: TestApp, coin: Coin, fund?: string, name?: string): Promise<Trader> {
+  const m = await createMember(t, name ? { name } : {});
+  const wallet = await walletFor(t, m.id, coin);
+  if (fund) await fundMember(t, m.id, coin, fund);
+  return { ...m, wallet };
+}
+
+export function operator(t: TestApp): Promise<FixtureMember> {
+  return createMember(t, { role: 'OPERATOR' });
+}
+
+export interface ListingTerms {
+  minQty: string;
+  maxQty: string;
+  unitPriceKrw: number;
+}
+
+/** Creates a listing through HTTP and returns its id; throws with the answer when refused. */
+export async function listVia(t: TestApp, seller: Trader, terms: ListingTerms): Promise<number> {
+  const r = await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
+    token: seller.token,
+    body: { walletId: seller.wallet.id, ...terms, bankName: 'KB국민은행', accountNo: '123456789' },
+  });
+  if (r.status !== 200) throw new Error(`listing refused: ${JSON.stringify(r.body)}`);
+  return r.body.returnData.listingId;
+}
+
+/** Creates and approves a listing (HTTP, operator route). */
+export async function openListing(t: TestApp, seller: Trader, op: FixtureMember, terms: ListingTerms) {
+  const id = await listVia(t, seller, terms);
+  const r = await t.call('POST', `/ops/api/v1/listings/${id}/approve`, { token: op.token });
+  if (r.status !== 200) throw new Error(`approve refused: ${JSON.stringify(r.body)}`);
+  return id;
+}
+
+/** A buyer whose phone was just verified for the purchase, with a wallet of `coin`. */
+export async function verifiedBuyer(t: TestApp, coin: Coin): Promise<Trader> {
+  const b = await trader(t, coin);
+  await markPhoneVerified(t, b.phoneE164, 'member');
+  return b;
+}
+
+/** A well-formed INTERNAL instant purchase body for `krw` won at `price`. */
+export function buyBody(listingId: number, krw: number, price: number, destWalletId: number) {
+  return {
+    listingId,
+    krwAmount: krw,
+    requestQty: receiveQty(krw, price),
+    destType: 'INTERNAL',
+    destWalletId,
+  };
+}
+
+export const available = (t: TestApp, memberId: number, coin: Coin) =>
+  balanceOf(t.app.deps.db, account.available(memberId, coin));
+export const escrow = (t: TestApp, memberId: number, coin: Coin) =>
+  balanceOf(t.app.deps.db, account.escrow(memberId, coin));
