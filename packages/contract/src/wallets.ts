@@ -1,1 +1,159 @@
-export {};
+import { z } from 'zod';
+import { DEST_TYPES, TRANSFER_STATUSES, TRANSFER_TYPES, WALLET_STATUSES } from './enums.ts';
+import { pageOf } from './envelope.ts';
+import { FIELD_CODES as F } from './errors.ts';
+import { coinField, cursorField, idParam, qtyField } from './fields.ts';
+import { LIMITS } from './limits.ts';
+import { opsPageSize, opsReasonField } from './ops.ts';
+
+/**
+ * Request and response shapes of wallets, transfers and the operator's deposit and withdrawal calls
+ * (SPEC §3, §5 "Withdraw", §7; DECISIONS §5, §10). Quantities are decimal strings, times ISO 8601.
+ */
+
+/** A wallet as GET /api/v1/wallets lists it: `balance` is the available balance, escrow shown apart. */
+export const wallet = z.object({
+  id: z.number().int(),
+  coinCode: coinField,
+  balance: z.string(),
+  escrowBalance: z.string(),
+  address: z.string(),
+  status: z.enum(WALLET_STATUSES),
+  createdAt: z.string(),
+});
+export type Wallet = z.infer<typeof wallet>;
+
+export const walletList = z.array(wallet);
+
+/** POST /api/v1/wallets/create: one wallet per coin (else 409 WALLET_EXISTS). */
+export const walletCreateBody = z.object({ coinCode: coinField });
+export type WalletCreateBody = z.infer<typeof walletCreateBody>;
+
+/** A transfer row of a wallet's history (SPEC §3 "Transfer"). */
+export const transfer = z.object({
+  transferId: z.number().int(),
+  walletId: z.number().int(),
+  coinCode: coinField,
+  type: z.enum(TRANSFER_TYPES),
+  destType: z.enum(DEST_TYPES),
+  status: z.enum(TRANSFER_STATUSES),
+  /** Destination address of a withdrawal; source address (when known) of a deposit. */
+  address: z.string(),
+  amount: z.string(),
+  fee: z.string(),
+  txid: z.string().nullable(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type Transfer = z.infer<typeof transfer>;
+
+export const transferPage = pageOf(transfer);
+export type TransferPage = z.infer<typeof transferPage>;
+
+/** GET /transfer query: the caller's own wallet, newest first, opaque keyset cursor. */
+export const transferListQuery = z.object({
+  walletId: idParam,
+  cursor: cursorField.optional(),
+  size: opsPageSize,
+});
+
+/**
+ * A withdraw amount (SPEC §5 "Withdraw"): digits and one dot, at most 6 decimals, > 0. Thousands
+ * separators the form shows are accepted when correctly grouped ("1,234.5") and removed.
+ */
+export const withdrawAmountField = z.preprocess(
+  (v) =>
+    typeof v === 'string' && /^\d{1,3}(,\d{3})+(\.\d*)?$/.test(v.trim()) ? v.trim().replaceAll(',', '') : v,
+  qtyField(LIMITS.withdrawDecimals),
+);
+
+const addressInput = z.string(F.INVALID_TYPE).trim().max(128, F.TOO_LONG);
+
+/**
+ * POST /transfer/request (SPEC §7): INTERNAL needs destInternalAddress (another member's wallet of the
+ * same coin), EXTERNAL needs destExternalAddress (checked against the chain's checksum rules).
+ */
+export const transferRequestBody = z
+  .object({
+    fromWalletId: idParam,
+    destType: z.enum(DEST_TYPES, F.INVALID_FORMAT),
+    amount: withdrawAmountField,
+    destInternalAddress: addressInput.nullish(),
+    destExternalAddress: addressInput.nullish(),
+  })
+  .superRefine((b, ctx) => {
+    const key = b.destType === 'INTERNAL' ? 'destInternalAddress' : 'destExternalAddress';
+    if (!b[key]) ctx.addIssue({ code: 'custom', path: [key], message: F.REQUIRED });
+  });
+export type TransferRequestBody = z.infer<typeof transferRequestBody>;
+
+/** A chain transaction id as the operator types it: trimmed, 1..128 characters. */
+export const txidField = z
+  .string(F.TXID_REQUIRED)
+  .trim()
+  .min(1, F.TXID_REQUIRED)
+  .max(LIMITS.txidMax, F.TOO_LONG);
+
+/** POST /ops/api/v1/deposits: credit an on-chain deposit; idempotent on coin + txid + index. */
+export const opsDepositBody = z.object({
+  coinCode: coinField,
+  address: z.string(F.REQUIRED).trim().min(1, F.REQUIRED).max(128, F.TOO_LONG),
+  amount: qtyField(),
+  txid: txidField,
+  /** Output / event index inside the transaction (default 0). */
+  index: z
+    .number(F.INVALID_TYPE)
+    .int(F.INVALID_FORMAT)
+    .min(0, F.INVALID_FORMAT)
+    .max(1_000_000, F.INVALID_FORMAT)
+    .default(0),
+});
+export type OpsDepositBody = z.input<typeof opsDepositBody>;
+
+export const opsDeposit = z.object({
+  transferId: z.number().int(),
+  walletId: z.number().int(),
+  memberId: z.number().int(),
+  coinCode: coinField,
+  address: z.string(),
+  amount: z.string(),
+  txid: z.string(),
+  index: z.number().int(),
+  status: z.enum(TRANSFER_STATUSES),
+  createdAt: z.string(),
+  /** False when this txid + index was credited before: the answer is that deposit, nothing moved. */
+  created: z.boolean(),
+});
+export type OpsDeposit = z.infer<typeof opsDeposit>;
+
+/** GET /ops/api/v1/withdrawals query: external withdrawals by status (default PENDING), oldest first. */
+export const opsWithdrawalsQuery = z.object({
+  status: z.enum(TRANSFER_STATUSES, F.INVALID_FORMAT).default('PENDING'),
+  size: opsPageSize,
+  cursor: cursorField.optional(),
+});
+
+export const opsWithdrawal = z.object({
+  withdrawalId: z.number().int(),
+  memberId: z.number().int(),
+  loginId: z.string(),
+  coinCode: coinField,
+  amount: z.string(),
+  fee: z.string(),
+  address: z.string(),
+  status: z.enum(TRANSFER_STATUSES),
+  txid: z.string().nullable(),
+  reason: z.string().nullable(),
+  /** Set when the withdrawal delivers a completed buy order to the buyer's external address. */
+  buyOrderId: z.number().int().nullable(),
+  /** Who gets the amount back on reject: the buyer for an order's delivery, else the member. */
+  refundMemberId: z.number().int(),
+  createdAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type OpsWithdrawal = z.infer<typeof opsWithdrawal>;
+
+export const opsWithdrawalPage = pageOf(opsWithdrawal);
+
+export const opsWithdrawalCompleteBody = z.object({ txid: txidField });
+export const opsWithdrawalRejectBody = z.object({ reason: opsReasonField });

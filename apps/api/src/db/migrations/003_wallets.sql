@@ -13,6 +13,14 @@ create table wallets (
   unique (coin, derivation_index)
 );
 
+-- The next BIP-32 child index per coin. Taking an index locks the coin's row, so concurrent wallet
+-- creations get distinct indexes, and a rolled-back creation gives its index back.
+create table derivation_counters (
+  coin text primary key check (coin in ('BTC', 'ETH', 'XRP', 'TRX')),
+  next_index int not null default 0 check (next_index >= 0)
+);
+insert into derivation_counters (coin) values ('BTC'), ('ETH'), ('XRP'), ('TRX');
+
 create table transfers (
   id bigint generated always as identity primary key,
   wallet_id bigint not null references wallets (id),

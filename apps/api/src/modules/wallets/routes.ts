@@ -1,5 +1,68 @@
+import {
+  transfer,
+  transferListQuery,
+  transferPage,
+  transferRequestBody,
+  wallet,
+  walletCreateBody,
+  walletList,
+} from '@p2p/contract';
+import { installChainKeys, resolveChainKeys } from '../../chains/index.ts';
 import type { AppDeps } from '../../deps.ts';
+import { memberIdOf } from '../../http/auth.ts';
+import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import opsWalletRoutes from './ops-routes.ts';
+import { createWallet, listWallets } from './service.ts';
+import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
 
-/** Routes of the wallets module. */
-export default async function walletsRoutes(_app: FastifyZod, _deps: AppDeps): Promise<void> {}
+/**
+ * Wallets and transfers (SPEC §7, DECISIONS §5), and the operator's deposit and withdrawal calls.
+ * Resolves the chain keys at registration: in production a missing XPUB_<COIN> stops the start.
+ */
+export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+  installChainKeys(resolveChainKeys(deps.config, app.log));
+  const member = deps.guards.requireMember;
+
+  app.get(
+    '/api/v1/wallets',
+    { preHandler: member, schema: { tags: ['wallets'], response: okResponse(walletList) } },
+    async (request) => ok(await listWallets(deps.db, memberIdOf(request))),
+  );
+
+  app.post(
+    '/api/v1/wallets/create',
+    {
+      preHandler: member,
+      schema: { tags: ['wallets'], body: walletCreateBody, response: okResponse(wallet) },
+    },
+    async (request) => {
+      const memberId = memberIdOf(request);
+      const created = await createWallet(deps.db, memberId, request.body.coinCode);
+      const all = await listWallets(deps.db, memberId);
+      const out = all.find((w) => w.id === created.id);
+      if (!out) throw new Error('created wallet not listed');
+      return ok(out);
+    },
+  );
+
+  app.get(
+    '/transfer',
+    {
+      preHandler: member,
+      schema: { tags: ['transfers'], querystring: transferListQuery, response: okResponse(transferPage) },
+    },
+    async (request) => ok(await listTransfers(deps.db, memberIdOf(request), request.query)),
+  );
+
+  app.post(
+    '/transfer/request',
+    {
+      preHandler: member,
+      schema: { tags: ['transfers'], body: transferRequestBody, response: okResponse(transfer) },
+    },
+    async (request) => ok(transferOut(await requestTransfer(deps, memberIdOf(request), request.body))),
+  );
+
+  await app.register(opsWalletRoutes, deps);
+}

@@ -33,8 +33,14 @@ export interface TransfersTable {
   completed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+export interface DerivationCountersTable {
+  coin: 'BTC' | 'ETH' | 'XRP' | 'TRX';
+  next_index: ColumnType<number, number | undefined, number>;
+}
+
 /** Tables of the wallets module (003_wallets.sql). */
 export interface WalletTables {
   wallets: WalletsTable;
   transfers: TransfersTable;
+  derivation_counters: DerivationCountersTable;
 }

@@ -1,0 +1,34 @@
+import type { Coin } from '@p2p/contract';
+import { addressAt, type ChainKeys } from './keys.ts';
+
+export {
+  addressFromPublicKey,
+  type ChainNetwork,
+  deriveAddress,
+  parseAccountKey,
+  toChecksumAddress,
+} from './derive.ts';
+export { addressAt, type ChainKeys, resolveChainKeys } from './keys.ts';
+export { decodeSegwit, isValidAddress, isValidBech32String, normalizeAddress } from './validate.ts';
+
+/**
+ * The chain keys of this process, installed by the wallets module when the app starts. Helpers such as
+ * createWallet (also called by the demo seed) derive addresses through it without carrying the config.
+ */
+let current: ChainKeys | undefined;
+
+/** Installs the keys the app resolved at start (the last app built in a process wins). */
+export function installChainKeys(keys: ChainKeys): void {
+  current = keys;
+}
+
+/** The installed keys; throws when no app has installed them yet. */
+export function chainKeys(): ChainKeys {
+  if (!current) throw new Error('chain keys not installed: build the app first');
+  return current;
+}
+
+/** The deposit address of `coin` at derivation `index` under the installed keys. */
+export function depositAddress(coin: Coin, index: number): string {
+  return addressAt(chainKeys(), coin, index);
+}

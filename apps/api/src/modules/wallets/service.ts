@@ -1,0 +1,213 @@
+import { type Coin, fromUnits, toSignedUnits, toUnits, type Wallet } from '@p2p/contract';
+import type { Selectable } from 'kysely';
+import { chainKeys, depositAddress, isValidAddress, normalizeAddress } from '../../chains/index.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
+import { account, post } from '../../ledger/index.ts';
+import type { TransfersTable, WalletsTable } from './tables.ts';
+
+export type WalletRow = Selectable<WalletsTable>;
+export type TransferRow = Selectable<TransfersTable>;
+
+/** Runs `fn` in the caller's transaction, or in a new one when given the database itself. */
+export async function withTx<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db as Tx) : (db as Db).transaction().execute(fn);
+}
+
+/** A NUMERIC column as a plain decimal string ("1.5", "0"). */
+export function qty(numeric: string | null | undefined): string {
+  return fromUnits(numeric ? toSignedUnits(numeric) : 0n);
+}
+
+/** The member's ACTIVE wallet of `coin`, or undefined (DECISIONS §5: one wallet per member and coin). */
+export async function findActiveWallet(
+  db: DbOrTx,
+  memberId: number,
+  coin: Coin,
+): Promise<WalletRow | undefined> {
+  return db
+    .selectFrom('wallets')
+    .selectAll()
+    .where('member_id', '=', memberId)
+    .where('coin', '=', coin)
+    .where('status', '=', 'ACTIVE')
+    .executeTakeFirst();
+}
+
+/**
+ * Creates the member's wallet of `coin` with the deposit address of the coin's next derivation index
+ * (DECISIONS §5). Takes the index under the coin's counter row lock, so concurrent creations never share
+ * one; an index whose address is somehow taken (e.g. a development seed replaced under an existing
+ * database) is skipped. Throws AppError WALLET_EXISTS when the member has a wallet of that coin, also
+ * when a concurrent call created it first. Runs in `db` when it is a transaction, else in its own.
+ */
+export async function createWallet(db: DbOrTx, memberId: number, coin: Coin): Promise<WalletRow> {
+  return withTx(db, async (tx) => {
+    if (await hasWallet(tx, memberId, coin)) throw new AppError('WALLET_EXISTS');
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const counter = await tx
+        .updateTable('derivation_counters')
+        .set((eb) => ({ next_index: eb('next_index', '+', 1) }))
+        .where('coin', '=', coin)
+        .returning('next_index')
+        .executeTakeFirstOrThrow();
+      const index = counter.next_index - 1;
+      const inserted = await tx
+        .insertInto('wallets')
+        .values({ member_id: memberId, coin, address: depositAddress(coin, index), derivation_index: index })
+        // Any unique key: (member, coin) when a concurrent call won, (coin, address|index) otherwise.
+        .onConflict((oc) => oc.doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (inserted) return inserted;
+      if (await hasWallet(tx, memberId, coin)) throw new AppError('WALLET_EXISTS');
+    }
+    throw new Error(`no free derivation index found for ${coin}`);
+  });
+}
+
+async function hasWallet(db: DbOrTx, memberId: number, coin: Coin): Promise<boolean> {
+  const row = await db
+    .selectFrom('wallets')
+    .select('id')
+    .where('member_id', '=', memberId)
+    .where('coin', '=', coin)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The member's wallets with their balances (DECISIONS §4: `balance` is the available balance, escrow
+ * shown apart), in coin order of creation.
+ */
+export async function listWallets(db: DbOrTx, memberId: number): Promise<Wallet[]> {
+  const rows = await db
+    .selectFrom('wallets as w')
+    .leftJoin('ledger_accounts as a', (j) =>
+      j
+        .onRef('a.member_id', '=', 'w.member_id')
+        .onRef('a.coin', '=', 'w.coin')
+        .on('a.kind', '=', 'available'),
+    )
+    .leftJoin('ledger_accounts as e', (j) =>
+      j.onRef('e.member_id', '=', 'w.member_id').onRef('e.coin', '=', 'w.coin').on('e.kind', '=', 'escrow'),
+    )
+    .select([
+      'w.id',
+      'w.coin',
+      'w.address',
+      'w.status',
+      'w.created_at',
+      'a.balance as available',
+      'e.balance as escrow',
+    ])
+    .where('w.member_id', '=', memberId)
+    .orderBy('w.id')
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    coinCode: r.coin,
+    balance: qty(r.available),
+    escrowBalance: qty(r.escrow),
+    address: r.address,
+    status: r.status,
+    createdAt: r.created_at.toISOString(),
+  }));
+}
+
+/** One wallet of the member by id, or AppError WALLET_NOT_FOUND (another member's id included). */
+export async function ownWallet(db: DbOrTx, memberId: number, walletId: number): Promise<WalletRow> {
+  const w = await db
+    .selectFrom('wallets')
+    .selectAll()
+    .where('id', '=', walletId)
+    .where('member_id', '=', memberId)
+    .executeTakeFirst();
+  if (!w) throw new AppError('WALLET_NOT_FOUND');
+  return w;
+}
+
+export interface DepositInput {
+  coin: Coin;
+  /** The platform deposit address the coins arrived at. */
+  address: string;
+  /** Decimal string, > 0, at most 8 decimals. */
+  amount: string;
+  txid: string;
+  /** Output (or event) index inside the transaction. */
+  index: number;
+}
+
+/**
+ * Credits an on-chain deposit to the wallet owning `address` (DECISIONS §5): a COMPLETED DEPOSIT transfer
+ * and one ledger entry chain -> available, in `db`'s transaction (or a new one). Idempotent on coin +
+ * txid + index: a repeat returns the existing transfer with `created: false` and moves nothing; a repeat
+ * naming another address or amount is 409 DUPLICATE_ENTRY. Throws 400 INVALID_ADDRESS for an address that
+ * is not one of the coin, 404 WALLET_NOT_FOUND when no wallet owns it.
+ */
+export async function creditDeposit(
+  db: DbOrTx,
+  input: DepositInput,
+): Promise<{ transfer: TransferRow; created: boolean }> {
+  const units = toUnits(input.amount);
+  if (units <= 0n) throw new AppError('VALIDATION_FAILED', { fields: { amount: 'AMOUNT_NOT_POSITIVE' } });
+  if (!isValidAddress(input.coin, input.address, chainKeys().network)) throw new AppError('INVALID_ADDRESS');
+  const address = normalizeAddress(input.coin, input.address);
+  return withTx(db, async (tx) => {
+    const w = await tx
+      .selectFrom('wallets')
+      .selectAll()
+      .where('coin', '=', input.coin)
+      .where('address', '=', address)
+      .executeTakeFirst();
+    if (!w) throw new AppError('WALLET_NOT_FOUND');
+    const inserted = await tx
+      .insertInto('transfers')
+      .values({
+        wallet_id: w.id,
+        member_id: w.member_id,
+        coin: input.coin,
+        type: 'DEPOSIT',
+        dest_type: 'EXTERNAL',
+        status: 'COMPLETED',
+        address: w.address,
+        amount: fromUnits(units),
+        txid: input.txid,
+        chain_index: input.index,
+        completed_at: new Date(),
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['coin', 'txid', 'chain_index'])
+          .where('type', '=', 'DEPOSIT')
+          .where('dest_type', '=', 'EXTERNAL')
+          .doNothing(),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (!inserted) {
+      const existing = await tx
+        .selectFrom('transfers')
+        .selectAll()
+        .where('coin', '=', input.coin)
+        .where('txid', '=', input.txid)
+        .where('chain_index', '=', input.index)
+        .where('type', '=', 'DEPOSIT')
+        .where('dest_type', '=', 'EXTERNAL')
+        .executeTakeFirstOrThrow();
+      if (existing.wallet_id !== w.id || toUnits(qty(existing.amount)) !== units) {
+        throw new AppError('DUPLICATE_ENTRY');
+      }
+      return { transfer: existing, created: false };
+    }
+    await post(tx, {
+      ref: `deposit:${input.coin}:${input.txid}:${input.index}`,
+      kind: 'deposit',
+      postings: [
+        { account: account.chain(input.coin), amount: -units },
+        { account: account.available(w.member_id, input.coin), amount: units },
+      ],
+    });
+    return { transfer: inserted, created: true };
+  });
+}

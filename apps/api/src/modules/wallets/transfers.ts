@@ -1,0 +1,204 @@
+import {
+  type Coin,
+  fromUnits,
+  type Transfer,
+  type TransferPage,
+  type TransferRequestBody,
+  toUnits,
+} from '@p2p/contract';
+import { isValidAddress, normalizeAddress } from '../../chains/index.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { inTx } from '../../db/tx.ts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError, fieldError } from '../../http/errors.ts';
+import { account, post } from '../../ledger/index.ts';
+import { ownWallet, qty, type TransferRow, type WalletRow } from './service.ts';
+
+/** The wire shape of a transfer row (SPEC §3 "Transfer"). */
+export function transferOut(t: TransferRow): Transfer {
+  return {
+    transferId: t.id,
+    walletId: t.wallet_id,
+    coinCode: t.coin,
+    type: t.type,
+    destType: t.dest_type,
+    status: t.status,
+    address: t.address,
+    amount: qty(t.amount),
+    fee: qty(t.fee),
+    txid: t.txid,
+    createdAt: t.created_at.toISOString(),
+    completedAt: t.completed_at ? t.completed_at.toISOString() : null,
+  };
+}
+
+/** Opaque keyset cursor: the last id seen, base64url. */
+export function encodeCursor(id: number): string {
+  return Buffer.from(String(id)).toString('base64url');
+}
+
+/** The id inside a cursor; AppError VALIDATION_FAILED {cursor: INVALID_FORMAT} when it is not one of ours. */
+export function decodeCursor(cursor: string): number {
+  const s = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!/^[1-9]\d{0,15}$/.test(s)) throw fieldError({ cursor: 'INVALID_FORMAT' });
+  return Number(s);
+}
+
+/**
+ * GET /transfer: the transfers of one of the caller's wallets, newest first, `size` per page with an
+ * opaque keyset cursor and the wallet's total count. Another member's wallet -> 404 WALLET_NOT_FOUND.
+ */
+export async function listTransfers(
+  db: DbOrTx,
+  memberId: number,
+  q: { walletId: number; cursor?: string; size: number },
+): Promise<TransferPage> {
+  await ownWallet(db, memberId, q.walletId);
+  let query = db.selectFrom('transfers').selectAll().where('wallet_id', '=', q.walletId);
+  if (q.cursor) query = query.where('id', '<', decodeCursor(q.cursor));
+  const rows = await query
+    .orderBy('id', 'desc')
+    .limit(q.size + 1)
+    .execute();
+  const count = await db
+    .selectFrom('transfers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('wallet_id', '=', q.walletId)
+    .executeTakeFirstOrThrow();
+  const page = rows.slice(0, q.size);
+  const last = page.at(-1);
+  return {
+    list: page.map(transferOut),
+    nextCursor: rows.length > q.size && last ? encodeCursor(last.id) : null,
+    totalCount: Number(count.n),
+  };
+}
+
+/**
+ * POST /transfer/request (SPEC §5 "Withdraw", DECISIONS §5). INTERNAL: to another member's ACTIVE wallet
+ * of the same coin, instant, one ledger entry available -> available and a row on each side linked by
+ * counterpart_id. EXTERNAL: to a checksum-valid address; amount + the coin's withdrawal fee leave the
+ * available balance (amount -> withdrawal_pending, fee -> fees) and the row stays PENDING for the
+ * operator. Errors: 404 WALLET_NOT_FOUND (source not the caller's, or no such destination wallet),
+ * 400 INVALID_ADDRESS, 422 SELF_TRANSFER, 422 INSUFFICIENT_BALANCE (decided by the ledger's constraint,
+ * so concurrent requests can never overdraw). Returns the sender's transfer row.
+ */
+export async function requestTransfer(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  memberId: number,
+  body: TransferRequestBody,
+): Promise<TransferRow> {
+  const from = await ownWallet(deps.db, memberId, body.fromWalletId);
+  if (from.status !== 'ACTIVE') throw new AppError('WALLET_NOT_FOUND');
+  const units = toUnits(body.amount);
+  const coin = from.coin;
+  const network = deps.config.chain.network;
+  if (body.destType === 'INTERNAL') {
+    const raw = body.destInternalAddress ?? '';
+    const address = isValidAddress(coin, raw, network) ? normalizeAddress(coin, raw) : raw;
+    if (address === from.address) throw new AppError('SELF_TRANSFER');
+    return inTx(deps.db, (tx) => internalTransfer(tx, from, address, units));
+  }
+  const raw = body.destExternalAddress ?? '';
+  if (!isValidAddress(coin, raw, network)) throw new AppError('INVALID_ADDRESS');
+  const address = normalizeAddress(coin, raw);
+  if (address === from.address) throw new AppError('SELF_TRANSFER');
+  const fee = toUnits(deps.config.chain.withdrawFees[coin]);
+  return inTx(deps.db, (tx) => externalWithdrawal(tx, from, address, units, fee));
+}
+
+async function internalTransfer(
+  tx: Tx,
+  from: WalletRow,
+  address: string,
+  units: bigint,
+): Promise<TransferRow> {
+  const coin: Coin = from.coin;
+  const to = await tx
+    .selectFrom('wallets')
+    .selectAll()
+    .where('coin', '=', coin)
+    .where('address', '=', address)
+    .where('status', '=', 'ACTIVE')
+    .executeTakeFirst();
+  if (!to) throw new AppError('WALLET_NOT_FOUND');
+  if (to.member_id === from.member_id) throw new AppError('SELF_TRANSFER');
+  const now = new Date();
+  const common = {
+    coin,
+    dest_type: 'INTERNAL',
+    status: 'COMPLETED',
+    amount: fromUnits(units),
+    completed_at: now,
+  } as const;
+  const out = await tx
+    .insertInto('transfers')
+    .values({
+      ...common,
+      wallet_id: from.id,
+      member_id: from.member_id,
+      type: 'WITHDRAW',
+      address: to.address,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const inbound = await tx
+    .insertInto('transfers')
+    .values({
+      ...common,
+      wallet_id: to.id,
+      member_id: to.member_id,
+      type: 'DEPOSIT',
+      address: from.address,
+      counterpart_id: out.id,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const linked = await tx
+    .updateTable('transfers')
+    .set({ counterpart_id: inbound.id })
+    .where('id', '=', out.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await post(tx, {
+    ref: `transfer:${out.id}`,
+    kind: 'transfer_internal',
+    postings: [
+      { account: account.available(from.member_id, coin), amount: -units },
+      { account: account.available(to.member_id, coin), amount: units },
+    ],
+  });
+  return linked;
+}
+
+async function externalWithdrawal(
+  tx: Tx,
+  from: WalletRow,
+  address: string,
+  units: bigint,
+  fee: bigint,
+): Promise<TransferRow> {
+  const coin: Coin = from.coin;
+  const row = await tx
+    .insertInto('transfers')
+    .values({
+      wallet_id: from.id,
+      member_id: from.member_id,
+      coin,
+      type: 'WITHDRAW',
+      dest_type: 'EXTERNAL',
+      status: 'PENDING',
+      address,
+      amount: fromUnits(units),
+      fee: fromUnits(fee),
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  const postings = [
+    { account: account.available(from.member_id, coin), amount: -(units + fee) },
+    { account: account.withdrawalPending(coin), amount: units },
+  ];
+  if (fee > 0n) postings.push({ account: account.fees(coin), amount: fee });
+  await post(tx, { ref: `withdraw:${row.id}`, kind: 'withdrawal_request', postings });
+  return row;
+}

@@ -1,0 +1,183 @@
+import { type Coin, type OpsDeposit, type OpsWithdrawal, type TransferStatus, toUnits } from '@p2p/contract';
+import type { Db } from '../../db/client.ts';
+import { inTx } from '../../db/tx.ts';
+import { AppError } from '../../http/errors.ts';
+import { account, post } from '../../ledger/index.ts';
+import { audit } from '../ops/audit.ts';
+import { creditDeposit, type DepositInput, qty, type TransferRow } from './service.ts';
+import { decodeCursor, encodeCursor } from './transfers.ts';
+
+/**
+ * POST /ops/api/v1/deposits (DECISIONS §5, §10): credits the deposit and writes the audit record in the
+ * same transaction. A repeat of coin + txid + index answers the first deposit and records nothing.
+ */
+export async function opsCreditDeposit(db: Db, operatorId: number, input: DepositInput): Promise<OpsDeposit> {
+  return inTx(db, async (tx) => {
+    const { transfer: t, created } = await creditDeposit(tx, input);
+    if (created) {
+      await audit(tx, {
+        operatorId,
+        action: 'deposit.credit',
+        targetType: 'deposit',
+        targetId: t.id,
+        data: {
+          coin: t.coin,
+          walletId: t.wallet_id,
+          amount: qty(t.amount),
+          txid: t.txid,
+          index: t.chain_index,
+        },
+      });
+    }
+    return {
+      transferId: t.id,
+      walletId: t.wallet_id,
+      memberId: t.member_id,
+      coinCode: t.coin,
+      address: t.address,
+      amount: qty(t.amount),
+      txid: t.txid ?? '',
+      index: t.chain_index ?? 0,
+      status: t.status,
+      createdAt: t.created_at.toISOString(),
+      created,
+    };
+  });
+}
+
+type WithdrawalRow = TransferRow & { login_id: string };
+
+function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
+  return {
+    withdrawalId: r.id,
+    memberId: r.member_id,
+    loginId: r.login_id,
+    coinCode: r.coin,
+    amount: qty(r.amount),
+    fee: qty(r.fee),
+    address: r.address,
+    status: r.status,
+    txid: r.txid,
+    reason: r.reason,
+    buyOrderId: r.buy_order_id,
+    refundMemberId: r.refund_member_id ?? r.member_id,
+    createdAt: r.created_at.toISOString(),
+    completedAt: r.completed_at ? r.completed_at.toISOString() : null,
+  };
+}
+
+function externalWithdrawals(db: Db) {
+  return db
+    .selectFrom('transfers as t')
+    .innerJoin('members as m', 'm.id', 't.member_id')
+    .selectAll('t')
+    .select('m.login_id')
+    .where('t.type', '=', 'WITHDRAW')
+    .where('t.dest_type', '=', 'EXTERNAL');
+}
+
+/** GET /ops/api/v1/withdrawals: external withdrawals of a status, oldest first (the operator's queue). */
+export async function listWithdrawals(
+  db: Db,
+  q: { status: TransferStatus; size: number; cursor?: string },
+): Promise<{ list: OpsWithdrawal[]; nextCursor: string | null; totalCount: number }> {
+  let query = externalWithdrawals(db).where('t.status', '=', q.status);
+  if (q.cursor) query = query.where('t.id', '>', decodeCursor(q.cursor));
+  const rows = await query
+    .orderBy('t.id')
+    .limit(q.size + 1)
+    .execute();
+  const count = await db
+    .selectFrom('transfers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('type', '=', 'WITHDRAW')
+    .where('dest_type', '=', 'EXTERNAL')
+    .where('status', '=', q.status)
+    .executeTakeFirstOrThrow();
+  const page = rows.slice(0, q.size);
+  const last = page.at(-1);
+  return {
+    list: page.map(withdrawalOut),
+    nextCursor: rows.length > q.size && last ? encodeCursor(last.id) : null,
+    totalCount: Number(count.n),
+  };
+}
+
+type Decision = { kind: 'complete'; txid: string } | { kind: 'reject'; reason: string };
+
+/**
+ * Marks a PENDING external withdrawal sent (withdrawal_pending -> chain, txid stored) or rejects it
+ * (withdrawal_pending -> available of refund_member_id ?? member_id, the fee back too), with the audit
+ * record in the same transaction (DECISIONS §5, §8). Buy-order deliveries are such rows as well.
+ * Errors: 404 NOT_FOUND, 409 INVALID_STATE when the withdrawal is no longer PENDING.
+ */
+export async function decideWithdrawal(
+  db: Db,
+  operatorId: number,
+  id: number,
+  decision: Decision,
+): Promise<OpsWithdrawal> {
+  return inTx(db, async (tx) => {
+    const w = await tx
+      .selectFrom('transfers')
+      .selectAll()
+      .where('id', '=', id)
+      .where('type', '=', 'WITHDRAW')
+      .where('dest_type', '=', 'EXTERNAL')
+      .forUpdate()
+      .executeTakeFirst();
+    if (!w) throw new AppError('NOT_FOUND');
+    if (w.status !== 'PENDING') throw new AppError('INVALID_STATE');
+    const coin: Coin = w.coin;
+    const units = toUnits(qty(w.amount));
+    const fee = toUnits(qty(w.fee));
+    const refundTo = w.refund_member_id ?? w.member_id;
+    if (decision.kind === 'complete') {
+      await post(tx, {
+        ref: `withdraw:${w.id}:complete`,
+        kind: 'withdrawal_complete',
+        postings: [
+          { account: account.withdrawalPending(coin), amount: -units },
+          { account: account.chain(coin), amount: units },
+        ],
+      });
+    } else {
+      const postings = [
+        { account: account.withdrawalPending(coin), amount: -units },
+        { account: account.available(refundTo, coin), amount: units + fee },
+      ];
+      if (fee > 0n) postings.push({ account: account.fees(coin), amount: -fee });
+      await post(tx, { ref: `withdraw:${w.id}:reject`, kind: 'withdrawal_reject', postings });
+    }
+    await tx
+      .updateTable('transfers')
+      .set({
+        status: decision.kind === 'complete' ? 'COMPLETED' : 'REJECTED',
+        txid: decision.kind === 'complete' ? decision.txid : w.txid,
+        reason: decision.kind === 'reject' ? decision.reason : w.reason,
+        processed_by: operatorId,
+        completed_at: new Date(),
+      })
+      .where('id', '=', w.id)
+      .execute();
+    await audit(tx, {
+      operatorId,
+      action: decision.kind === 'complete' ? 'withdrawal.complete' : 'withdrawal.reject',
+      targetType: 'withdrawal',
+      targetId: w.id,
+      reason: decision.kind === 'reject' ? decision.reason : null,
+      data:
+        decision.kind === 'complete'
+          ? { txid: decision.txid, coin, amount: qty(w.amount) }
+          : { refundMemberId: refundTo, coin, amount: qty(w.amount), fee: qty(w.fee) },
+    });
+    const updated = await tx
+      .selectFrom('transfers as t')
+      .innerJoin('members as m', 'm.id', 't.member_id')
+      .selectAll('t')
+      .select('m.login_id')
+      .where('t.id', '=', w.id)
+      .executeTakeFirstOrThrow();
+    return withdrawalOut(updated);
+  });
+}
