@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Coin, Role } from '@p2p/contract';
 import { toUnits } from '@p2p/contract';
 import { account, post } from '../src/ledger/index.ts';
+import { createWallet } from '../src/modules/wallets/service.ts';
 import type { TestApp } from './helpers.ts';
 
 export interface FixtureMember {
@@ -77,4 +78,9 @@ export async function fundMember(t: TestApp, memberId: number, coin: Coin, amoun
       ],
     }),
   );
+}
+
+/** Creates the member's wallet of `coin` through the real createWallet (derived deposit address). */
+export async function createWalletFor(t: TestApp, memberId: number, coin: Coin) {
+  return createWallet(t.app.deps.db, memberId, coin);
 }
