@@ -84,6 +84,15 @@ export async function createTestApp(
       if (base && dbName) {
         const admin = new pg.Client({ connectionString: base });
         await admin.connect();
+        // Let the pool's connections finish closing: a forced drop would kill them mid-goodbye and
+        // surface as unhandled 57P01 errors in the test run.
+        for (let i = 0; i < 50; i++) {
+          const r = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [
+            dbName,
+          ]);
+          if (r.rows[0]?.n === 0) break;
+          await new Promise((res) => setTimeout(res, 20));
+        }
         await admin.query(`drop database if exists ${dbName} with (force)`);
         await admin.end();
       }
