@@ -93,16 +93,17 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
     async (request) => ok({ available: await nicknameAvailable(db, request.body.nickname) }),
   );
 
+  // The guard runs onRequest, before body validation: a visitor gets 401, never a field list.
   app.get(
     '/my',
-    { preHandler: deps.guards.requireMember, schema: { tags: ['my'], response: okResponse(Profile) } },
+    { onRequest: deps.guards.requireMember, schema: { tags: ['my'], response: okResponse(Profile) } },
     async (request) => ok(await getProfile(db, memberIdOf(request))),
   );
 
   app.put(
     '/my',
     {
-      preHandler: deps.guards.requireMember,
+      onRequest: deps.guards.requireMember,
       schema: { tags: ['my'], body: ModifyBody, response: okResponse(Profile) },
     },
     async (request) => ok(await modifyProfile(db, memberIdOf(request), request.body)),

@@ -27,7 +27,7 @@ export function registerSmsRoutes(app: FastifyZod, ctx: SmsContext): void {
   app.post(
     '/sms/request',
     {
-      preHandler: optionalMember,
+      onRequest: optionalMember,
       schema: { tags: ['sms'], body: SmsRequestBody, response: okResponse(SmsRequestOut) },
     },
     async (request) => ok(await requestCode(ctx, request.body, memberOf(request), request.ip, request.log)),
@@ -36,7 +36,7 @@ export function registerSmsRoutes(app: FastifyZod, ctx: SmsContext): void {
   app.post(
     '/sms/verify',
     {
-      preHandler: optionalMember,
+      onRequest: optionalMember,
       schema: { tags: ['sms'], body: SmsVerifyBody, response: okResponse(SmsVerifyOut) },
     },
     async (request) => {
