@@ -1,6 +1,6 @@
 import { toUnits } from '@p2p/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, createWalletFor, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
+import { createMember, createWalletFor, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { account, balanceOf, post } from '../../ledger/index.ts';
 import type { WalletRow } from './service.ts';
