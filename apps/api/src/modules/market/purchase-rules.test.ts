@@ -193,25 +193,31 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
 });
 
 describe('concurrency', () => {
-  it.runIf(onPostgres)('on PostgreSQL, 100 parallel buy orders on a listing covering 10: exactly 10 REQUESTED, never an oversell', async () => {
-    const s = await trader(t, 'ETH', '1');
-    const id = await openListing(t, s, op, { minQty: '0.1', maxQty: '1', unitPriceKrw: 1_000_000 });
-    const buyers = await Promise.all(Array.from({ length: 100 }, () => verifiedBuyer(t, 'ETH')));
-    const results = await Promise.all(
-      buyers.map((b) =>
-        t.call('POST', '/buy-orders', { token: b.token, body: buyBody(id, 100_000, 1_000_000, b.wallet.id) }),
-      ),
-    );
-    const codes = results.map((r) => r.body.returnMessage);
-    expect(codes.filter((c) => c === 'OK')).toHaveLength(10);
-    expect(codes.filter((c) => c !== 'OK').every((c) => c === 'INSUFFICIENT_LISTING_QTY')).toBe(true);
-    const l = await t.app.deps.db
-      .selectFrom('sell_listings')
-      .select('remaining_qty')
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    expect(l.remaining_qty).toBe('0.00000000');
-    expect(await escrow(t, s.id, 'ETH')).toBe(100_000_000n);
-    await t.assertLedger();
-  });
+  it.runIf(onPostgres)(
+    'on PostgreSQL, 100 parallel buy orders on a listing covering 10: exactly 10 REQUESTED, never an oversell',
+    async () => {
+      const s = await trader(t, 'ETH', '1');
+      const id = await openListing(t, s, op, { minQty: '0.1', maxQty: '1', unitPriceKrw: 1_000_000 });
+      const buyers = await Promise.all(Array.from({ length: 100 }, () => verifiedBuyer(t, 'ETH')));
+      const results = await Promise.all(
+        buyers.map((b) =>
+          t.call('POST', '/buy-orders', {
+            token: b.token,
+            body: buyBody(id, 100_000, 1_000_000, b.wallet.id),
+          }),
+        ),
+      );
+      const codes = results.map((r) => r.body.returnMessage);
+      expect(codes.filter((c) => c === 'OK')).toHaveLength(10);
+      expect(codes.filter((c) => c !== 'OK').every((c) => c === 'INSUFFICIENT_LISTING_QTY')).toBe(true);
+      const l = await t.app.deps.db
+        .selectFrom('sell_listings')
+        .select('remaining_qty')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      expect(l.remaining_qty).toBe('0.00000000');
+      expect(await escrow(t, s.id, 'ETH')).toBe(100_000_000n);
+      await t.assertLedger();
+    },
+  );
 });
