@@ -70,7 +70,7 @@ async function walk(sort: ListingSort, coin?: Coin, size = 4): Promise<{ ids: nu
   const totals: number[] = [];
   let cursor: string | null = null;
   for (let guard = 0; guard < 50; guard++) {
-    const qs = new URLSearchParams({
+    const qs: URLSearchParams = new URLSearchParams({
       sort,
       size: String(size),
       ...(coin ? { coin } : {}),
