@@ -1,5 +1,157 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { ACTIVE_LISTING_STATUSES, type Coin, sellListingCreateBody } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
+import { pgCode } from '../../http/errors.ts';
+import { hashPassword } from '../identity/password.ts';
+import { approveListing, createListing } from '../market/service.ts';
+import { ensureOperator } from '../ops/operators.ts';
+import { createWallet, creditDeposit, findActiveWallet } from '../wallets/service.ts';
+import { DEMO_MEMBERS, DEMO_OPERATOR_LOGIN_ID, type DemoListing, type DemoMember } from './demo-data.ts';
 
-/** Demo data (DECISIONS §9, §10 SEED_DEMO). Placeholder until the wallet and market services exist. */
-export async function seedDemo(_deps: AppDeps, _log: FastifyBaseLogger): Promise<void> {}
+export interface SeedResult {
+  operator: { loginId: string; password: string | null; id: number };
+  members: { loginId: string; password: string; role: DemoMember['role']; id: number }[];
+  listingsOpened: number;
+}
+
+/**
+ * Seeds the demo data (DECISIONS §9, §10): an operator (OPERATOR_LOGIN_ID, else `ops` with a generated
+ * password), the demo members with known passwords and bank details, their wallets funded through the
+ * real deposit path (creditDeposit) and OPEN listings in all four coins (createListing + approveListing).
+ * Idempotent: existing members, wallets, deposits (same txid) and active listings are kept, so an explicit
+ * SEED_DEMO=1 on a seeded database changes nothing. Prints the credentials in one log record.
+ */
+export async function seedDemo(deps: AppDeps, log: FastifyBaseLogger): Promise<SeedResult | null> {
+  const { db } = deps;
+  const given = deps.config.operator;
+  const generated = given ? null : `Ops-${randomBytes(6).toString('hex')}`;
+  const op = await ensureOperator(
+    db,
+    given ?? { loginId: DEMO_OPERATOR_LOGIN_ID, password: generated ?? '' },
+  );
+  if (op.outcome === 'conflict-member') {
+    log.warn(
+      { loginId: op.loginId },
+      'demo seed skipped: the operator login ID belongs to an ordinary member',
+    );
+    return null;
+  }
+  const result: SeedResult = {
+    operator: { loginId: op.loginId, password: op.outcome === 'created' ? generated : null, id: op.id },
+    members: [],
+    listingsOpened: 0,
+  };
+  for (const m of DEMO_MEMBERS) {
+    const id = await ensureDemoMember(db, m);
+    if (id === null) {
+      log.warn({ loginId: m.loginId }, 'demo member skipped: its login ID, nickname or phone is taken');
+      continue;
+    }
+    result.members.push({ loginId: m.loginId, password: m.password, role: m.role, id });
+    const coins = new Set<Coin>([...m.wallets, ...m.listings.map((l) => l.coin)]);
+    for (const coin of coins) await ensureWallet(db, id, coin);
+    for (const l of m.listings) {
+      if (await openDemoListing(db, op.id, id, m, l)) result.listingsOpened++;
+    }
+  }
+  printCredentials(log, result, given !== undefined);
+  return result;
+}
+
+/** Inserts a demo member (argon2id password, bank details) unless its login ID exists; null when taken. */
+async function ensureDemoMember(db: Db, m: DemoMember): Promise<number | null> {
+  const existing = await db
+    .selectFrom('members')
+    .select(['id', 'role'])
+    .where((eb) => eb(eb.fn('lower', ['login_id']), '=', m.loginId.toLowerCase()))
+    .executeTakeFirst();
+  if (existing) return existing.role === 'MEMBER' ? existing.id : null;
+  try {
+    const row = await db
+      .insertInto('members')
+      .values({
+        login_id: m.loginId,
+        nickname: m.nickname,
+        name: m.name,
+        country_code: '82',
+        phone_e164: m.phoneE164,
+        password_hash: await hashPassword(m.password),
+        bank_name: m.bankName,
+        account_no: m.accountNo,
+        suspended_reason: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  } catch (err) {
+    if (pgCode(err) === '23505') return null;
+    throw err;
+  }
+}
+
+async function ensureWallet(db: Db, memberId: number, coin: Coin): Promise<{ id: number; address: string }> {
+  return (await findActiveWallet(db, memberId, coin)) ?? (await createWallet(db, memberId, coin));
+}
+
+/** A stable 64-hex "chain txid" per member and coin, so a repeated seed credits nothing twice. */
+function demoTxid(loginId: string, coin: Coin): string {
+  return createHash('sha256').update(`demo-seed:${loginId}:${coin}`).digest('hex');
+}
+
+/**
+ * Funds the wallet through the deposit path and opens the listing (create + operator approval), unless
+ * the seller already has an active listing of that coin. Returns true when a listing was opened.
+ */
+async function openDemoListing(
+  db: Db,
+  operatorId: number,
+  sellerId: number,
+  m: DemoMember,
+  l: DemoListing,
+): Promise<boolean> {
+  const active = await db
+    .selectFrom('sell_listings')
+    .select('id')
+    .where('seller_id', '=', sellerId)
+    .where('coin', '=', l.coin)
+    .where('status', 'in', ACTIVE_LISTING_STATUSES)
+    .executeTakeFirst();
+  if (active) return false;
+  const wallet = await ensureWallet(db, sellerId, l.coin);
+  await creditDeposit(db, {
+    coin: l.coin,
+    address: wallet.address,
+    amount: l.fund,
+    txid: demoTxid(m.loginId, l.coin),
+    index: 0,
+  });
+  const body = sellListingCreateBody.parse({
+    walletId: wallet.id,
+    minQty: l.minQty,
+    maxQty: l.maxQty,
+    unitPriceKrw: l.unitPriceKrw,
+    bankName: m.bankName,
+    accountNo: m.accountNo,
+  });
+  const listing = await createListing(db, sellerId, body);
+  await approveListing(db, operatorId, listing.listingId);
+  return true;
+}
+
+function printCredentials(log: FastifyBaseLogger, r: SeedResult, operatorFromEnv: boolean): void {
+  const opPassword = r.operator.password ?? (operatorFromEnv ? '(OPERATOR_PASSWORD)' : '(unchanged)');
+  const members = r.members.map((m) => `${m.role} ${m.loginId} / ${m.password}`).join(', ');
+  log.info(
+    {
+      demo: {
+        operator: r.operator.loginId,
+        members: r.members.map((m) => m.loginId),
+        listingsOpened: r.listingsOpened,
+      },
+    },
+    `DEMO ACCOUNTS (SEED_DEMO) - operator console /ops: ${r.operator.loginId} / ${opPassword}; ` +
+      `members: ${members}`,
+  );
+}
