@@ -412,6 +412,44 @@ describe('every withdraw rule refused with its code, nothing moved', () => {
   });
 });
 
+describe('malformed bodies', () => {
+  it('answer 400 VALIDATION_FAILED, never a 5xx', async () => {
+    const bodies: unknown[] = [
+      null,
+      [],
+      'text',
+      {},
+      { fromWalletId: 'abc', destType: 'EXTERNAL', amount: '1', destExternalAddress: EXTERNAL_BTC },
+      { fromWalletId: -1, destType: 'EXTERNAL', amount: '1', destExternalAddress: EXTERNAL_BTC },
+      { fromWalletId: 1e300, destType: 'EXTERNAL', amount: '1', destExternalAddress: EXTERNAL_BTC },
+      {
+        fromWalletId: 1,
+        destType: 'EXTERNAL',
+        amount: '9'.repeat(10_000),
+        destExternalAddress: EXTERNAL_BTC,
+      },
+      { fromWalletId: 1, destType: 'EXTERNAL', amount: '1', destExternalAddress: 'x'.repeat(10_000) },
+      { fromWalletId: 1, destType: 'INTERNAL', amount: '1', destInternalAddress: { a: 1 } },
+      { fromWalletId: 1, destType: 'EXTERNAL', amount: ['1'], destExternalAddress: EXTERNAL_BTC },
+    ];
+    for (const body of bodies) {
+      const r = await request(alice, body as Record<string, unknown>);
+      expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+      expect(r.body.returnMessage).toBe('VALIDATION_FAILED');
+    }
+    const queries = [
+      'walletId=abc',
+      'walletId=1&size=0',
+      'walletId=1&size=51',
+      `walletId=1&cursor=${'a'.repeat(300)}`,
+    ];
+    for (const q of queries) {
+      const r = await t.call('GET', `/transfer?${q}`, { token: alice.token });
+      expect(r.status, q).toBe(400);
+    }
+  });
+});
+
 describe('GET /transfer', () => {
   it("answers 404 for another member's wallet and 400 for a forged cursor", async () => {
     const r = await t.call('GET', `/transfer?walletId=${w.aliceETH!.id}`, { token: bob.token });
