@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullScreenLoader } from '../components/ui/FullScreenLoader';
 import { paths } from '../config/paths';
-import { useMe } from '../features/auth/api/get-me';
+import { useMe } from '../lib/me';
 import { useSession } from '../lib/session';
 
 /** Where the login guard sent the visitor from (carried in navigation state to /login). */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { useSession } from '../../../lib/session';
-import { STORAGE_KEYS, writeJson } from '../../../lib/storage';
+import { api } from './api-client';
+import { useSession } from './session';
+import { STORAGE_KEYS, writeJson } from './storage';
 
 /** The member profile of GET /my (SPEC §3 userInfo). Bank fields are empty until set in /modify. */
 export interface Profile {

@@ -1,5 +1,69 @@
-import { PlaceholderPage } from '../../../components/ui/Placeholder';
+import { formatPhone } from '@p2p/contract';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Page } from '../../../components/layout/Page';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { paths } from '../../../config/paths';
+import { useMe } from '../../../lib/me';
+import s from '../account.module.css';
+import { CountryLabel } from '../components/CountryLabel';
 
+function Row({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
+  return (
+    <div className={s.row}>
+      <span className={s.rowLabel}>{label}</span>
+      <span className={s.rowValue} data-testid={testId}>
+        {value}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * /account (SPEC §2): the read-only profile with the phone formatted; the token is re-validated by GET /my
+ * and an invalid one shows 'authentication expired, log in again'.
+ */
 export default function AccountPage() {
-  return <PlaceholderPage titleKey="common:appName" />;
+  const { t } = useTranslation('account');
+  const navigate = useNavigate();
+  const me = useMe();
+  const p = me.data;
+
+  if (me.isError) {
+    return (
+      <Page title={t('account.title')}>
+        <Card className={s.center}>
+          <p style={{ margin: 0 }}>{t('common:auth.expired')}</p>
+          <Button onClick={() => navigate(paths.login.path, { replace: true })}>
+            {t('common:nav.login')}
+          </Button>
+        </Card>
+      </Page>
+    );
+  }
+  const empty = t('account.notSet');
+  return (
+    <Page title={t('account.title')}>
+      <h2 className={s.sectionTitle}>{t('account.profile')}</h2>
+      <Card className={s.rows}>
+        <Row label={t('fields.loginId')} value={p?.loginId} testId="acc-login-id" />
+        <Row label={t('fields.nickname')} value={p?.nickname} testId="acc-nickname" />
+        <Row
+          label={t('fields.nationality')}
+          value={p ? <CountryLabel countryCode={p.countryCode} /> : null}
+        />
+        <Row label={t('fields.phone')} value={p ? formatPhone(p.phoneE164) : null} testId="acc-phone" />
+      </Card>
+      <h2 className={s.sectionTitle}>{t('account.bank')}</h2>
+      <Card className={s.rows}>
+        <Row label={t('fields.holder')} value={p?.name} testId="acc-holder" />
+        <Row label={t('fields.bankName')} value={p?.bankName || empty} testId="acc-bank" />
+        <Row label={t('fields.accountNo')} value={p?.accountNo || empty} testId="acc-account-no" />
+      </Card>
+      <Button block onClick={() => navigate(paths.modify.path)} data-testid="to-modify">
+        {t('account.modify')}
+      </Button>
+    </Page>
+  );
 }

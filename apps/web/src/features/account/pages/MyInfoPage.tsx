@@ -1,5 +1,96 @@
-import { PlaceholderPage } from '../../../components/ui/Placeholder';
+import { type ComponentType, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Page } from '../../../components/layout/Page';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { paths } from '../../../config/paths';
+import { useMe } from '../../../lib/me';
+import { STORAGE_KEYS, session } from '../../../lib/storage';
+import { useLogout } from '../../../lib/use-logout';
+import { PurchaseHistoryTab, SellHistoryTab, SellRegistrationsTab, WalletTab } from '../../mypage';
+import s from '../account.module.css';
+import { CountryLabel } from '../components/CountryLabel';
 
+/** The four /myinfo tabs (SPEC §2); the value is what sessionStorage `myInfoActiveTab` holds. */
+export const MY_INFO_TABS = ['wallet', 'purchase', 'sellRegister', 'sellHistory'] as const;
+export type MyInfoTab = (typeof MY_INFO_TABS)[number];
+
+const TAB_CONTENT: Record<MyInfoTab, ComponentType> = {
+  wallet: WalletTab,
+  purchase: PurchaseHistoryTab,
+  sellRegister: SellRegistrationsTab,
+  sellHistory: SellHistoryTab,
+};
+
+function storedTab(): MyInfoTab {
+  const v = session.get(STORAGE_KEYS.myInfoActiveTab);
+  return (MY_INFO_TABS as readonly string[]).includes(v ?? '') ? (v as MyInfoTab) : 'wallet';
+}
+
+/** /myinfo (SPEC §2): greeting, link to /account, four tabs remembered for the browser session, logout. */
 export default function MyInfoPage() {
-  return <PlaceholderPage titleKey="common:appName" />;
+  const { t } = useTranslation('account');
+  const navigate = useNavigate();
+  const logout = useLogout();
+  const me = useMe().data;
+  const [tab, setTab] = useState<MyInfoTab>(storedTab);
+
+  const choose = (next: MyInfoTab) => {
+    session.set(STORAGE_KEYS.myInfoActiveTab, next);
+    setTab(next);
+  };
+  const Content = TAB_CONTENT[tab];
+  return (
+    <Page title={t('myInfo.title')}>
+      <Card>
+        <div className={s.profile}>
+          <div className={s.avatar} aria-hidden="true">
+            {(me?.nickname ?? '?').slice(0, 1).toUpperCase()}
+          </div>
+          <div style={{ minWidth: 0 }}>
+            <p className={s.greeting} data-testid="greeting">
+              {t('myInfo.greeting', { nickname: me?.nickname ?? '' })}
+            </p>
+            <div className={s.meta}>
+              <span data-testid="my-login-id">{me?.loginId}</span>
+              <span aria-hidden="true">·</span>
+              <CountryLabel countryCode={me?.countryCode ?? ''} />
+            </div>
+          </div>
+        </div>
+        <div style={{ marginTop: 16 }}>
+          <Button
+            block
+            variant="secondary"
+            onClick={() => navigate(paths.account.path)}
+            data-testid="to-account"
+          >
+            {t('myInfo.account')}
+          </Button>
+        </div>
+      </Card>
+      <div className={s.tabs} role="tablist" aria-label={t('myInfo.tabs')}>
+        {MY_INFO_TABS.map((key) => (
+          <button
+            key={key}
+            type="button"
+            role="tab"
+            aria-selected={tab === key}
+            className={`${s.tab} ${tab === key ? s.tabActive : ''}`}
+            onClick={() => choose(key)}
+            data-testid={`tab-${key}`}
+          >
+            {t(`myInfo.tab.${key}`)}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" data-testid={`tabpanel-${tab}`}>
+        <Content />
+      </div>
+      <Button block variant="outline" onClick={logout} data-testid="myinfo-logout">
+        {t('common:nav.logout')}
+      </Button>
+    </Page>
+  );
 }

@@ -1,5 +1,200 @@
-import { PlaceholderPage } from '../../../components/ui/Placeholder';
+import { LIMITS } from '@p2p/contract';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Page } from '../../../components/layout/Page';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { TextField } from '../../../components/ui/TextField';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
+import { errorText, fieldText } from '../../../lib/errors';
+import { requestSmsCode } from '../../../lib/sms-api';
+import { notify } from '../../../lib/toast';
+import { formatMmSs, useCountdown } from '../../../lib/use-countdown';
+import { findPhone, resetPassword, verifyResetCode } from '../api/password-reset';
+import s from '../auth.module.css';
+import { passwordError } from '../signup-rules';
 
+type Step = 'id' | 'code' | 'password';
+
+/**
+ * /findpw (SPEC §2, §4): user id -> phone code (30 s countdown) -> new password with confirmation -> /login,
+ * each step fading in.
+ */
 export default function FindPwPage() {
-  return <PlaceholderPage titleKey="common:appName" />;
+  const { t } = useTranslation(['auth', 'common']);
+  const navigate = useNavigate();
+  const countdown = useCountdown();
+  const [step, setStep] = useState<Step>('id');
+  const [busy, setBusy] = useState(false);
+  const [loginId, setLoginId] = useState('');
+  const [maskedPhone, setMaskedPhone] = useState('');
+  const [sent, setSent] = useState(false);
+  const [code, setCode] = useState('');
+  const [ticket, setTicket] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [touched, setTouched] = useState(false);
+
+  const run = async (fn: () => Promise<void>) => {
+    setBusy(true);
+    try {
+      await fn();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submitId = (e: FormEvent) => {
+    e.preventDefault();
+    if (!loginId.trim()) return notify.error(t('common:fields.ID_REQUIRED'));
+    void run(async () => {
+      try {
+        setMaskedPhone(await findPhone(loginId.trim()));
+        setStep('code');
+      } catch (err) {
+        const notFound = err instanceof ApiError && err.code === 'NOT_FOUND_MEMBER_ID';
+        notify.error(
+          notFound ? t('common:errors.NOT_FOUND_MEMBER_ID') : errorText(err, 'auth:findPw.phoneFailed'),
+        );
+      }
+    });
+  };
+
+  const sendCode = () =>
+    run(async () => {
+      try {
+        await requestSmsCode({ purpose: 'reset', loginId: loginId.trim(), phone: maskedPhone });
+        setSent(true);
+        countdown.start(LIMITS.resetCodeTtlSec);
+        notify.success(t('common:phone.sent'));
+      } catch (err) {
+        notify.error(errorText(err, 'common:phone.sendFailed'));
+      }
+    });
+
+  const submitCode = (e: FormEvent) => {
+    e.preventDefault();
+    if (!code.trim()) return notify.error(t('common:fields.CODE_REQUIRED'));
+    if (!countdown.running) return notify.error(t('common:errors.CODE_EXPIRED'));
+    void run(async () => {
+      try {
+        setTicket(await verifyResetCode({ id: loginId.trim(), code: code.trim(), phone: maskedPhone }));
+        countdown.stop();
+        notify.success(t('common:phone.confirmed'));
+        setStep('password');
+      } catch (err) {
+        notify.error(errorText(err, 'auth:findPw.verifyFailed'));
+      }
+    });
+  };
+
+  const pwErr = touched ? fieldText(passwordError(password)) : undefined;
+  const confirmErr = touched && confirm !== password ? fieldText('PASSWORD_MISMATCH') : undefined;
+  const submitPassword = (e: FormEvent) => {
+    e.preventDefault();
+    setTouched(true);
+    if (passwordError(password) || confirm !== password) return;
+    void run(async () => {
+      try {
+        await resetPassword(ticket, password);
+        notify.success(t('auth:findPw.changed'));
+        navigate(paths.login.path, { replace: true });
+      } catch (err) {
+        notify.error(errorText(err, 'auth:findPw.changeFailed'));
+      }
+    });
+  };
+
+  return (
+    <Page title={t('auth:findPw.title')}>
+      <div className={s.intro}>
+        <div className={s.steps} aria-hidden="true">
+          {(['id', 'code', 'password'] as const).map((k, i) => (
+            <span
+              key={k}
+              className={`${s.step} ${i <= ['id', 'code', 'password'].indexOf(step) ? s.stepOn : ''}`}
+            />
+          ))}
+        </div>
+        <h2 className={s.heading}>{t(`auth:findPw.${step}Heading`)}</h2>
+        <p className={s.sub}>{t(`auth:findPw.${step}Sub`, { phone: maskedPhone })}</p>
+      </div>
+      <Card key={step} className={s.fade} data-testid={`findpw-step-${step}`}>
+        {step === 'id' && (
+          <form className={s.form} onSubmit={submitId} noValidate>
+            <TextField
+              label={t('auth:fields.loginId')}
+              autoComplete="username"
+              value={loginId}
+              onChange={(e) => setLoginId(e.target.value)}
+            />
+            <Button type="submit" block disabled={busy}>
+              {t('common:actions.next')}
+            </Button>
+          </form>
+        )}
+        {step === 'code' && (
+          <form className={s.form} onSubmit={submitCode} noValidate>
+            <TextField
+              label={t('common:phone.number')}
+              value={maskedPhone}
+              readOnly
+              aside={
+                <Button
+                  variant="secondary"
+                  size="small"
+                  onClick={() => void sendCode()}
+                  disabled={busy}
+                  data-testid="send-code"
+                >
+                  {sent ? t('common:phone.resend') : t('common:phone.send')}
+                </Button>
+              }
+            />
+            <TextField
+              label={t('common:phone.code')}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={LIMITS.smsCodeLength}
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+              aside={
+                <span className={s.timer} data-testid="code-timer">
+                  {countdown.running ? formatMmSs(countdown.remaining) : ''}
+                </span>
+              }
+            />
+            <Button type="submit" block disabled={busy || !sent}>
+              {t('common:phone.verify')}
+            </Button>
+          </form>
+        )}
+        {step === 'password' && (
+          <form className={s.form} onSubmit={submitPassword} noValidate>
+            <TextField
+              label={t('auth:findPw.newPassword')}
+              type="password"
+              autoComplete="new-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              error={pwErr}
+            />
+            <TextField
+              label={t('auth:fields.passwordConfirm')}
+              type="password"
+              autoComplete="new-password"
+              value={confirm}
+              onChange={(e) => setConfirm(e.target.value)}
+              error={confirmErr}
+            />
+            <Button type="submit" block disabled={busy}>
+              {t('auth:findPw.change')}
+            </Button>
+          </form>
+        )}
+      </Card>
+    </Page>
+  );
 }

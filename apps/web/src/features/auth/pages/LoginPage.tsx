@@ -9,9 +9,9 @@ import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/errors';
+import { getMe, meQueryKey } from '../../../lib/me';
 import { takePendingPurchase } from '../../../lib/pending-purchase';
 import { notify } from '../../../lib/toast';
-import { getMe, meQueryKey } from '../api/get-me';
 import { useLogin } from '../api/login';
 import s from '../auth.module.css';
 

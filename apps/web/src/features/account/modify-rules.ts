@@ -1,0 +1,48 @@
+import { COUNTRY_CODES } from '@p2p/contract';
+import { z } from 'zod';
+import { OTHER_BANK } from '../../lib/banks';
+import { nicknameError, passwordError, phoneError } from '../../lib/field-rules';
+import { schemaOf } from '../../lib/form-rules';
+
+const modifyObject = z.object({
+  nickname: z.string(),
+  password: z.string(),
+  passwordConfirm: z.string(),
+  countryCode: z.enum(COUNTRY_CODES),
+  phone: z.string(),
+  code: z.string(),
+  phoneVerified: z.boolean(),
+  bank: z.string(),
+  customBank: z.string(),
+  accountNo: z.string(),
+});
+
+/** The /modify form (SPEC §5 Modify). Name and login id are shown disabled and not part of it. */
+export type ModifyValues = z.infer<typeof modifyObject>;
+
+/**
+ * Every Modify rule of SPEC §5, field -> field code: phone verified, nickname non-empty (and its length
+ * rule), passwords equal when given (empty = unchanged), phone, bank chosen, custom name for 'other',
+ * account number (digits only).
+ */
+export function validateModify(v: ModifyValues): Partial<Record<keyof ModifyValues, string>> {
+  const e: Partial<Record<keyof ModifyValues, string | undefined>> = {
+    nickname: nicknameError(v.nickname),
+    password: v.password ? passwordError(v.password) : undefined,
+    passwordConfirm: v.password === v.passwordConfirm ? undefined : 'PASSWORD_MISMATCH',
+    phone: phoneError(v.countryCode, v.phone),
+    code: v.phoneVerified ? undefined : 'VERIFY_REQUIRED',
+    bank: v.bank ? undefined : 'BANK_REQUIRED',
+    customBank: v.bank === OTHER_BANK && !v.customBank.trim() ? 'BANK_NAME_REQUIRED' : undefined,
+    accountNo: !v.accountNo.trim()
+      ? 'ACCOUNT_NO_REQUIRED'
+      : /^\d+$/.test(v.accountNo.trim())
+        ? undefined
+        : 'ACCOUNT_NO_DIGITS',
+  };
+  return Object.fromEntries(Object.entries(e).filter(([, m]) => m)) as Partial<
+    Record<keyof ModifyValues, string>
+  >;
+}
+
+export const modifySchema = schemaOf(modifyObject, validateModify);
