@@ -1,24 +1,24 @@
-import { randomBytes, randomInt } from 'node:crypto';
 import { type Coin, receiveQty } from '@p2p/contract';
-import { createMember, type FixtureMember, fundMember, markPhoneVerified } from '../../../test/fixtures.ts';
+import {
+  createMember,
+  createWalletFor,
+  type FixtureMember,
+  fundMember,
+  markPhoneVerified,
+} from '../../../test/fixtures.ts';
 import type { TestApp } from '../../../test/helpers.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
 
 /** Test helpers of the market module (not a test file): wallets, funded sellers, open listings. */
 
-/** Inserts an ACTIVE wallet row for the member (the wallets module's own fixture may replace this). */
+/** The member's wallet of `coin`, created through the wallets module (a real derived deposit address). */
 export async function walletFor(
   t: TestApp,
   memberId: number,
   coin: Coin,
 ): Promise<{ id: number; address: string }> {
-  const address = `test-${coin}-${randomBytes(10).toString('hex')}`;
-  const row = await t.app.deps.db
-    .insertInto('wallets')
-    .values({ member_id: memberId, coin, address, derivation_index: randomInt(1, 2 ** 31 - 1) })
-    .returning(['id', 'address'])
-    .executeTakeFirstOrThrow();
-  return row;
+  const w = await createWalletFor(t, memberId, coin);
+  return { id: w.id, address: w.address };
 }
 
 export interface Trader extends FixtureMember {
