@@ -19,8 +19,15 @@ import { isE164 } from './phone.ts';
  * the API. Field names are SPEC's, including `nickName` on PUT /my and `id` on the password-reset calls.
  */
 
+// PostgreSQL text cannot hold NUL: refuse it as a format error instead of letting the insert fail.
+const noNul = (v: string) => !v.includes('\u0000');
+
 /** A free-form credential field: bounded so nothing huge reaches argon2, format not revealed at login. */
-const credential = z.string(F.REQUIRED).min(1, F.REQUIRED).max(128, F.TOO_LONG);
+const credential = z
+  .string(F.REQUIRED)
+  .min(1, F.REQUIRED)
+  .max(128, F.TOO_LONG)
+  .refine(noNul, F.INVALID_FORMAT);
 
 /** countryCode as '82' | '1' | '81'; a number (82) is accepted too, as some clients send it that way. */
 export const countryCodeInput = z.preprocess(
@@ -75,8 +82,8 @@ export const SignupBody = z
   .object({
     loginId: loginIdField,
     password: passwordField,
-    name: nameField,
-    nickname: nicknameField,
+    name: nameField.refine(noNul, F.INVALID_FORMAT),
+    nickname: nicknameField.refine(noNul, F.INVALID_FORMAT),
     countryCode: countryCodeInput,
     phoneE164: phoneE164Field,
   })
@@ -85,7 +92,7 @@ export type SignupBody = z.infer<typeof SignupBody>;
 export const SignupOut = z.object({ id: z.number().int(), loginId: z.string(), nickname: z.string() });
 
 export const CheckIdBody = z.object({ loginId: loginIdField });
-export const CheckNicknameBody = z.object({ nickname: nicknameField });
+export const CheckNicknameBody = z.object({ nickname: nicknameField.refine(noNul, F.INVALID_FORMAT) });
 export const AvailabilityOut = z.object({ available: z.boolean() });
 
 /** GET /my: the member profile (SPEC §3 userInfo plus id, role, status, createdAt). */
@@ -118,11 +125,11 @@ const optionalPassword = z
 /** PUT /my (SPEC §7 field names; `nickName` with a capital N). */
 export const ModifyBody = z
   .object({
-    nickName: nicknameField,
+    nickName: nicknameField.refine(noNul, F.INVALID_FORMAT),
     password: optionalPassword,
     countryCode: countryCodeInput,
     phoneE164: phoneE164Field,
-    bankName: bankNameField,
+    bankName: bankNameField.refine(noNul, F.INVALID_FORMAT),
     accountNo: accountNoField,
   })
   .superRefine(phoneOfCountry);
@@ -137,7 +144,7 @@ export const SmsRequestBody = z
   .object({
     phone: z.string(F.INVALID_TYPE).max(32, F.TOO_LONG).optional(),
     purpose: z.literal('reset', F.INVALID_FORMAT).optional(),
-    loginId: z.string(F.INVALID_TYPE).max(64, F.TOO_LONG).optional(),
+    loginId: z.string(F.INVALID_TYPE).max(64, F.TOO_LONG).refine(noNul, F.INVALID_FORMAT).optional(),
   })
   .superRefine((v, ctx) => {
     if (v.purpose === 'reset') {

@@ -12,8 +12,18 @@ export class TwilioSmsProvider implements SmsProvider {
   private readonly client: twilio.Twilio;
   private readonly from: string;
 
-  constructor(opts: { accountSid: string; authToken: string; from: string }) {
-    this.client = twilio(opts.accountSid, opts.authToken);
+  /** `httpClient` replaces Twilio's HTTP client (tests; never the internet there). */
+  constructor(opts: {
+    accountSid: string;
+    authToken: string;
+    from: string;
+    httpClient?: twilio.RequestClient;
+  }) {
+    this.client = twilio(
+      opts.accountSid,
+      opts.authToken,
+      opts.httpClient ? { httpClient: opts.httpClient } : {},
+    );
     this.from = opts.from;
   }
 
