@@ -145,6 +145,32 @@ describe('when to seed (DECISIONS §10)', () => {
     expect(await shouldSeedDemo(withConfig({ seedDemo: true, databaseUrl: 'postgres://x/y' }))).toBe(true);
   });
 
+  it('SEED_DEMO=1 at start with OPERATOR_*: that operator approves the demo listings, no other is made', async () => {
+    const t2 = await createTestApp({
+      SEED_DEMO: '1',
+      OPERATOR_LOGIN_ID: 'envops',
+      OPERATOR_PASSWORD: 'Env!pass1',
+    });
+    try {
+      const ops = await t2.app.deps.db
+        .selectFrom('members')
+        .select(['id', 'login_id'])
+        .where('role', '=', 'OPERATOR')
+        .execute();
+      expect(ops.map((o) => o.login_id)).toEqual(['envops']);
+      const approvals = await t2.app.deps.db
+        .selectFrom('audit_log')
+        .select(['operator_id'])
+        .where('action', '=', 'listing.approve')
+        .execute();
+      expect(approvals.length).toBe(DEMO_MEMBERS.flatMap((m) => m.listings).length);
+      expect(new Set(approvals.map((a) => a.operator_id))).toEqual(new Set([ops[0]?.id]));
+      await t2.assertLedger();
+    } finally {
+      await t2.close();
+    }
+  });
+
   it('SEED_DEMO=0 at start seeds nothing, OPERATOR_* still creates the operator', async () => {
     const t2 = await createTestApp({
       SEED_DEMO: '0',
