@@ -164,6 +164,54 @@ describe('a whole trade', () => {
       },
     ]);
     await t.assertLedger();
+    // the operator sends it (withdrawals are the wallets module's calls)
+    const queue = await t.call<{ list: { withdrawalId: number; buyOrderId: number | null }[] }>(
+      'GET',
+      '/ops/api/v1/withdrawals?status=PENDING',
+      { token: op.token },
+    );
+    const wd = queue.body.returnData.list.find((x) => x.buyOrderId === orderId);
+    expect(wd).toBeDefined();
+    const sent = await t.call<{ status: string }>(
+      'POST',
+      `/ops/api/v1/withdrawals/${wd?.withdrawalId}/complete`,
+      {
+        token: op.token,
+        body: { txid: 'f'.repeat(64) },
+      },
+    );
+    expect(sent.body.returnData.status).toBe('COMPLETED');
+    expect(await balanceOf(t.app.deps.db, account.withdrawalPending('BTC'))).toBe(pendingBefore);
+    await t.assertLedger();
+  });
+
+  it('EXTERNAL delivery rejected by the operator refunds the buyer', async () => {
+    const { seller, buyer, id } = await market();
+    const body = {
+      ...buyBody(id, 1_000_000, PRICE, 0),
+      destType: 'EXTERNAL',
+      destWalletId: null,
+      destAddress: BTC_ADDRESS,
+    };
+    const r = await t.call<Order>('POST', '/buy-orders', { token: buyer.token, body });
+    const orderId = r.body.returnData.orderId;
+    await t.call('POST', `/buy-orders/${orderId}/complete`, {
+      token: seller.token,
+      body: { txid: 'bank-ref-2' },
+    });
+    const w = await t.app.deps.db
+      .selectFrom('transfers')
+      .select('id')
+      .where('buy_order_id', '=', orderId)
+      .executeTakeFirstOrThrow();
+    const rej = await t.call('POST', `/ops/api/v1/withdrawals/${w.id}/reject`, {
+      token: op.token,
+      body: { reason: 'address on a sanctions list' },
+    });
+    expect(rej.status).toBe(200);
+    expect(await available(t, buyer.id, 'BTC')).toBe(2_000_000n);
+    expect(await escrow(t, seller.id, 'BTC')).toBe(98_000_000n);
+    await t.assertLedger();
   });
 
   it('reserve purchase: stores the Seoul wall time of the deposit', async () => {
