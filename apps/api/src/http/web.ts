@@ -8,7 +8,8 @@ const DEFAULT_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../../../
 const API_PREFIXES = [
   '/api/',
   '/ops/api/',
-  '/my',
+  // '/my' and '/my/...' are API paths; '/myinfo' is an app route.
+  '/my/',
   '/sms/',
   '/buy-orders',
   '/transfer',
