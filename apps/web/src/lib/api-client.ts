@@ -50,8 +50,11 @@ function fieldsOf(data: unknown): Record<string, string> {
   return {};
 }
 
-/** One HTTP exchange: bearer, 10 s timeout, envelope unwrapping. Throws ApiError. */
-async function send(method: string, path: string, opts: RequestOptions, token: string | null) {
+/**
+ * One HTTP exchange: bearer, 10 s timeout, envelope unwrapping. Throws ApiError. Exported for the operator
+ * console, which sends with its own tokens and its own 401 policy.
+ */
+export async function send(method: string, path: string, opts: RequestOptions, token: string | null) {
   const signals = [AbortSignal.timeout(LIMITS.apiTimeoutMs)];
   if (opts.signal) signals.push(opts.signal);
   const headers: Record<string, string> = { accept: 'application/json' };
