@@ -7,7 +7,11 @@ import { local, STORAGE_KEYS } from '../lib/storage';
  * i18next with one JSON file per language and namespace: locales/<lang>/<namespace>.json. New namespace
  * files are picked up automatically. en is the default; a missing key shows the key (SPEC §1).
  */
-const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true });
+// ops.json is left out: the operator console's lazy chunk registers it, keeping it out of the member entry.
+const files = import.meta.glob<{ default: Record<string, unknown> }>(
+  ['./locales/*/*.json', '!./locales/*/ops.json'],
+  { eager: true },
+);
 
 function buildResources(): Resource {
   const resources: Resource = {};
