@@ -1,0 +1,33 @@
+import type { Profile, TokenPair } from '@p2p/contract';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, send } from '../../../lib/api-client';
+import { opsRequest } from './client';
+import { useOpsSession } from './session';
+
+/** Error code of a login by an account whose role is not OPERATOR (localized as ops:errors.NOT_OPERATOR). */
+export const NOT_OPERATOR = 'NOT_OPERATOR';
+
+/**
+ * Operator login (DECISIONS §1, §6): POST /api/v1/auth/login, then GET /my with the new access token.
+ * Only when the role is OPERATOR are the tokens kept (as the ops session); a member's tokens are dropped
+ * at once and ApiError NOT_OPERATOR is thrown. Other failures throw the API's ApiError.
+ */
+export async function opsLogin(loginId: string, password: string): Promise<Profile> {
+  const pair = (await send('POST', '/api/v1/auth/login', { body: { loginId, password } }, null)) as TokenPair;
+  const me = (await send('GET', '/my', {}, pair.accessToken)) as Profile;
+  if (me.role !== 'OPERATOR') throw new ApiError(NOT_OPERATOR, 403);
+  useOpsSession.getState().setTokens(pair.accessToken, pair.refreshToken);
+  return me;
+}
+
+/** The signed-in operator's profile (GET /my with the ops token); disabled without one. */
+export function useOpsMe() {
+  const token = useOpsSession((s) => s.accessToken);
+  return useQuery({
+    queryKey: ['ops', 'me', token],
+    queryFn: () => opsRequest<Profile>('GET', '/my'),
+    enabled: Boolean(token),
+    retry: false,
+    staleTime: 60_000,
+  });
+}

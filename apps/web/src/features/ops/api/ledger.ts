@@ -1,0 +1,20 @@
+import type { opsLedgerCheck } from '@p2p/contract';
+import { useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { opsApi } from './client';
+
+export type LedgerCheck = z.infer<typeof opsLedgerCheck>;
+
+/**
+ * GET /ops/api/v1/ledger/check: runs the invariants of DECISIONS §4 on demand (never on its own: it reads
+ * every account). `refetch()` runs it again.
+ */
+export function useLedgerCheck(enabled: boolean) {
+  return useQuery({
+    queryKey: ['ops', 'ledger-check'],
+    queryFn: () => opsApi.get<LedgerCheck>('/ops/api/v1/ledger/check'),
+    enabled,
+    staleTime: Number.POSITIVE_INFINITY,
+    retry: false,
+  });
+}

@@ -1,0 +1,27 @@
+import type { opsListing } from '@p2p/contract';
+import type { ListingStatus } from '@p2p/contract/enums.ts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { OPS_PAGE_SIZE, opsApi, type Page } from './client';
+
+export type OpsListing = z.infer<typeof opsListing>;
+
+/** GET /ops/api/v1/listings?status=&cursor= (DECISIONS §10); status undefined = every status. */
+export function useOpsListings(status: ListingStatus | undefined, cursor: string | undefined) {
+  return useQuery({
+    queryKey: ['ops', 'listings', status ?? 'ALL', cursor ?? ''],
+    queryFn: () =>
+      opsApi.get<Page<OpsListing>>('/ops/api/v1/listings', { status, cursor, size: OPS_PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** POST /ops/api/v1/listings/{id}/approve: PENDING_REVIEW -> OPEN (DECISIONS §4). */
+export function approveListing(id: number) {
+  return opsApi.post<OpsListing>(`/ops/api/v1/listings/${id}/approve`);
+}
+
+/** POST /ops/api/v1/listings/{id}/reject {reason}: -> REJECTED, escrow back to the seller (DECISIONS §4). */
+export function rejectListing(id: number, reason: string) {
+  return opsApi.post<OpsListing>(`/ops/api/v1/listings/${id}/reject`, { reason });
+}

@@ -1,0 +1,22 @@
+import type { OpsMember } from '@p2p/contract';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { OPS_PAGE_SIZE, opsApi, type Page } from './client';
+
+/** GET /ops/api/v1/members?q= : q matches login ID, nickname, name or phone. */
+export function useOpsMembers(q: string, cursor: string | undefined) {
+  return useQuery({
+    queryKey: ['ops', 'members', q, cursor ?? ''],
+    queryFn: () => opsApi.get<Page<OpsMember>>('/ops/api/v1/members', { q, cursor, size: OPS_PAGE_SIZE }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** POST /ops/api/v1/members/{id}/suspend {reason}: the member can no longer log in or trade (DECISIONS §8). */
+export function suspendMember(id: number, reason: string) {
+  return opsApi.post<OpsMember>(`/ops/api/v1/members/${id}/suspend`, { reason });
+}
+
+/** POST /ops/api/v1/members/{id}/unsuspend {reason?}. */
+export function unsuspendMember(id: number, reason?: string) {
+  return opsApi.post<OpsMember>(`/ops/api/v1/members/${id}/unsuspend`, reason ? { reason } : {});
+}

@@ -1,0 +1,38 @@
+import type { opsOrder } from '@p2p/contract';
+import type { OrderStatus } from '@p2p/contract/enums.ts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { OPS_PAGE_SIZE, opsApi, type Page } from './client';
+
+export type OpsOrder = z.infer<typeof opsOrder>;
+
+export interface OrderFilter {
+  status?: OrderStatus;
+  /** Buyer or seller id. */
+  memberId?: number;
+}
+
+/** GET /ops/api/v1/orders?status=&memberId= (DECISIONS §10). */
+export function useOpsOrders(filter: OrderFilter, cursor: string | undefined) {
+  return useQuery({
+    queryKey: ['ops', 'orders', filter.status ?? 'ALL', filter.memberId ?? 0, cursor ?? ''],
+    queryFn: () =>
+      opsApi.get<Page<OpsOrder>>('/ops/api/v1/orders', {
+        status: filter.status,
+        memberId: filter.memberId,
+        cursor,
+        size: OPS_PAGE_SIZE,
+      }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** POST /ops/api/v1/orders/{id}/cancel {reason}: REQUESTED -> CANCELED, quantity back (DECISIONS §4). */
+export function cancelOrder(id: number, reason: string) {
+  return opsApi.post<OpsOrder>(`/ops/api/v1/orders/${id}/cancel`, { reason });
+}
+
+/** POST /ops/api/v1/orders/{id}/complete {reason, txid}: REQUESTED -> COMPLETED, coins released. */
+export function completeOrder(id: number, reason: string, txid: string) {
+  return opsApi.post<OpsOrder>(`/ops/api/v1/orders/${id}/complete`, { reason, txid });
+}

@@ -1,0 +1,81 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { NavLink, Outlet, useNavigate } from 'react-router';
+import { LanguageSelector } from '../../../components/layout/LanguageSelector';
+import { Button } from '../../../components/ui/Button';
+import { useOpsMe } from '../api/auth';
+import { useOpsSession } from '../api/session';
+import { useOpsSummary } from '../api/summary';
+import s from '../ops.module.css';
+import { type OpsPathKey, opsPaths } from '../paths';
+
+type SummaryKey = 'pendingListings' | 'pendingWithdrawals' | 'requestedOrders';
+
+const NAV: { key: OpsPathKey; count?: SummaryKey }[] = [
+  { key: 'root' },
+  { key: 'listings', count: 'pendingListings' },
+  { key: 'withdrawals', count: 'pendingWithdrawals' },
+  { key: 'deposits' },
+  { key: 'orders', count: 'requestedOrders' },
+  { key: 'members' },
+  { key: 'auditLog' },
+  { key: 'ledger' },
+];
+
+/**
+ * The console frame: a side navigation with what waits (counts from the summary) on a laptop, a top bar
+ * with a sideways-scrolling navigation on a phone; the operator's login ID, language and logout.
+ */
+export function OpsLayout() {
+  const { t } = useTranslation(['ops']);
+  const me = useOpsMe();
+  const summary = useOpsSummary();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const logout = () => {
+    useOpsSession.getState().end(null);
+    queryClient.removeQueries({ queryKey: ['ops'] });
+    navigate(opsPaths.login, { replace: true });
+  };
+
+  return (
+    <div className={s.shell}>
+      <aside className={s.sidebar}>
+        <div className={s.brand}>
+          <span className={s.brandMark}>OP</span>
+          <span>{t('ops:brand')}</span>
+        </div>
+        <nav className={s.nav} aria-label={t('ops:nav.label')}>
+          {NAV.map((item) => {
+            const count = item.count ? summary.data?.[item.count] : undefined;
+            return (
+              <NavLink
+                key={item.key}
+                to={opsPaths[item.key]}
+                end={item.key === 'root'}
+                className={({ isActive }) => `${s.navItem} ${isActive ? s.navItemActive : ''}`}
+                data-testid={`ops-nav-${item.key}`}
+              >
+                <span>{t(`ops:nav.${item.key}`)}</span>
+                {count ? <span className={s.navCount}>{count}</span> : null}
+              </NavLink>
+            );
+          })}
+        </nav>
+        <div className={s.account}>
+          <span className={s.operator} data-testid="ops-operator">
+            {me.data?.loginId}
+          </span>
+          <LanguageSelector />
+          <Button variant="outline" size="small" onClick={logout} data-testid="ops-logout">
+            {t('ops:nav.logout')}
+          </Button>
+        </div>
+      </aside>
+      <main className={s.main}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/Button';
+import s from '../ops.module.css';
+import { opsErrorText } from '../text';
+
+interface TableProps {
+  /** Column headers; the body rows are the children. */
+  columns: string[];
+  loading: boolean;
+  error: unknown;
+  empty: boolean;
+  onRetry: () => void;
+  testId: string;
+  children: ReactNode;
+}
+
+/**
+ * A wide data table for the console: scrolls sideways on a phone instead of squeezing the columns, with
+ * the loading, error (with retry) and empty states as a full-width row.
+ */
+export function OpsTable({ columns, loading, error, empty, onRetry, testId, children }: TableProps) {
+  const { t } = useTranslation(['ops', 'common']);
+  let state: ReactNode = null;
+  if (error) {
+    state = (
+      <span className={s.stateError}>
+        {opsErrorText(error)}{' '}
+        <Button variant="outline" size="small" onClick={onRetry}>
+          {t('common:actions.retry')}
+        </Button>
+      </span>
+    );
+  } else if (loading) state = t('common:loading');
+  else if (empty) state = t('ops:table.empty');
+  return (
+    <div className={s.tableWrap}>
+      <table className={s.table} data-testid={testId}>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c} scope="col">
+                {c}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {state ? (
+            <tr>
+              <td colSpan={columns.length} className={s.stateCell}>
+                {state}
+              </td>
+            </tr>
+          ) : (
+            children
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+interface PagerProps {
+  page: number;
+  total: number | undefined;
+  hasPrev: boolean;
+  nextCursor: string | null | undefined;
+  onPrev: () => void;
+  onNext: (cursor: string | null) => void;
+}
+
+/** Previous / next over a keyset list, with the page number and the total count of rows. */
+export function Pager({ page, total, hasPrev, nextCursor, onPrev, onNext }: PagerProps) {
+  const { t } = useTranslation(['ops']);
+  return (
+    <div className={s.pager}>
+      <span className={s.muted} data-testid="pager-info">
+        {t('ops:table.pageOf', { page, total: total ?? 0 })}
+      </span>
+      <div className={s.pagerButtons}>
+        <Button variant="outline" size="small" disabled={!hasPrev} onClick={onPrev}>
+          {t('ops:table.prev')}
+        </Button>
+        <Button
+          variant="outline"
+          size="small"
+          disabled={!nextCursor}
+          onClick={() => onNext(nextCursor ?? null)}
+          data-testid="pager-next"
+        >
+          {t('ops:table.next')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** A page's title line with an optional description and controls (filters) on the right. */
+export function PageTitle({ title, sub, children }: { title: string; sub?: string; children?: ReactNode }) {
+  return (
+    <div className={s.pageTitle}>
+      <div>
+        <h1 className={s.h1}>{title}</h1>
+        {sub && <p className={s.muted}>{sub}</p>}
+      </div>
+      {children && <div className={s.toolbar}>{children}</div>}
+    </div>
+  );
+}
+
+/** A long value (address, TxID) in monospace that wraps instead of widening the table. */
+export function Mono({ children }: { children: ReactNode }) {
+  return <span className={s.monoWrap}>{children}</span>;
+}

@@ -1,0 +1,192 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { FIELD_CODES as F, type OpsDeposit, opsDepositBody, qtyField } from '@p2p/contract';
+import { COINS } from '@p2p/contract/enums.ts';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { SelectField } from '../../../components/ui/SelectField';
+import { TextField } from '../../../components/ui/TextField';
+import { useAuditLog } from '../api/audit-log';
+import { creditDeposit } from '../api/deposits';
+import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
+import { Mono, OpsTable, PageTitle } from '../components/Table';
+import s from '../ops.module.css';
+import { formatTime, opsFieldText } from '../text';
+
+/** The form: the API's own deposit rules; the amount a decimal string (never a float), trimmed. */
+const depositForm = opsDepositBody.pick({ coinCode: true, address: true, txid: true }).extend({
+  amount: z.string(F.REQUIRED).trim().pipe(qtyField()),
+  index: z
+    .string()
+    .trim()
+    .regex(/^\d{0,6}$/, F.INVALID_FORMAT),
+});
+type DepositInput = z.input<typeof depositForm>;
+type DepositValues = z.output<typeof depositForm>;
+
+const EMPTY: DepositInput = { coinCode: 'BTC', address: '', amount: '', txid: '', index: '' };
+
+/**
+ * /ops/deposits: credits an on-chain deposit to the wallet owning the address (DECISIONS §5), after a
+ * confirmation; a repeated coin + TxID + index is answered as already credited and moves nothing. Recent
+ * credits come from the audit log.
+ */
+export default function DepositPage() {
+  const { t } = useTranslation(['ops', 'common']);
+  const form = useForm<DepositInput, unknown, DepositValues>({
+    resolver: zodResolver(depositForm),
+    defaultValues: EMPTY,
+  });
+  const { register, formState, handleSubmit, reset } = form;
+  const err = (k: keyof DepositInput) => opsFieldText(formState.errors[k]?.message);
+  const [action, setAction] = useState<PendingAction | null>(null);
+  const [result, setResult] = useState<OpsDeposit | null>(null);
+  const recent = useAuditLog('deposit', undefined, 10);
+
+  const onValid = (v: DepositValues) =>
+    setAction({
+      title: t('ops:deposits.confirmTitle'),
+      details: [
+        { label: t('ops:deposits.coin'), value: v.coinCode },
+        { label: t('ops:deposits.address'), value: <Mono>{v.address}</Mono> },
+        { label: t('ops:deposits.amount'), value: `${v.amount} ${v.coinCode}` },
+        { label: t('ops:deposits.txid'), value: <Mono>{v.txid}</Mono> },
+        { label: t('ops:deposits.index'), value: v.index || '0' },
+      ],
+      note: t('ops:deposits.confirmNote'),
+      confirmLabel: t('ops:deposits.submit'),
+      tone: 'primary',
+      run: async () => {
+        const d = await creditDeposit({
+          coinCode: v.coinCode,
+          address: v.address,
+          amount: v.amount,
+          txid: v.txid,
+          index: v.index ? Number.parseInt(v.index, 10) : 0,
+        });
+        setResult(d);
+        if (d.created) reset({ ...EMPTY, coinCode: v.coinCode });
+        return d.created
+          ? t('ops:deposits.credited', { amount: d.amount, coin: d.coinCode, member: d.memberId })
+          : t('ops:deposits.duplicate', { id: d.transferId });
+      },
+    });
+
+  return (
+    <>
+      <PageTitle title={t('ops:deposits.title')} sub={t('ops:deposits.sub')} />
+      <div className={s.split}>
+        <Card>
+          <form className={s.form} onSubmit={handleSubmit(onValid)} noValidate data-testid="deposit-form">
+            <SelectField
+              label={t('ops:deposits.coin')}
+              options={COINS.map((c) => ({ value: c, label: `${c} · ${t(`common:coins.${c}`)}` }))}
+              error={err('coinCode')}
+              {...register('coinCode')}
+            />
+            <TextField
+              label={t('ops:deposits.address')}
+              autoComplete="off"
+              spellCheck={false}
+              className={s.mono}
+              error={err('address')}
+              {...register('address')}
+            />
+            <TextField
+              label={t('ops:deposits.amount')}
+              inputMode="decimal"
+              autoComplete="off"
+              hint={t('ops:deposits.amountHint')}
+              error={err('amount')}
+              {...register('amount')}
+            />
+            <TextField
+              label={t('ops:deposits.txid')}
+              autoComplete="off"
+              spellCheck={false}
+              className={s.mono}
+              error={err('txid')}
+              {...register('txid')}
+            />
+            <TextField
+              label={t('ops:deposits.index')}
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="0"
+              hint={t('ops:deposits.indexHint')}
+              error={err('index')}
+              {...register('index')}
+            />
+            <Button type="submit" block data-testid="deposit-submit">
+              {t('ops:deposits.submit')}
+            </Button>
+          </form>
+        </Card>
+        {result && (
+          <Card className={s.resultCard} data-testid="deposit-result">
+            <h2 className={s.h2}>
+              {result.created ? t('ops:deposits.resultCreated') : t('ops:deposits.resultDuplicate')}
+            </h2>
+            <dl className={s.facts}>
+              <div className={s.fact}>
+                <dt>{t('ops:deposits.transfer')}</dt>
+                <dd>#{result.transferId}</dd>
+              </div>
+              <div className={s.fact}>
+                <dt>{t('ops:deposits.member')}</dt>
+                <dd>
+                  #{result.memberId} · {t('ops:deposits.wallet')} #{result.walletId}
+                </dd>
+              </div>
+              <div className={s.fact}>
+                <dt>{t('ops:deposits.amount')}</dt>
+                <dd>
+                  {result.amount} {result.coinCode}
+                </dd>
+              </div>
+              <div className={s.fact}>
+                <dt>{t('ops:deposits.txid')}</dt>
+                <dd>
+                  <Mono>{result.txid}</Mono>
+                </dd>
+              </div>
+            </dl>
+          </Card>
+        )}
+      </div>
+      <h2 className={s.h2}>{t('ops:deposits.recent')}</h2>
+      <OpsTable
+        testId="ops-recent-deposits"
+        columns={[
+          t('ops:audit.time'),
+          t('ops:audit.operator'),
+          t('ops:deposits.transfer'),
+          t('ops:deposits.amount'),
+          t('ops:deposits.txid'),
+        ]}
+        loading={recent.isPending}
+        error={recent.error}
+        empty={recent.data?.list.length === 0}
+        onRetry={() => void recent.refetch()}
+      >
+        {recent.data?.list.map((e) => (
+          <tr key={e.id}>
+            <td className={s.nowrap}>{formatTime(e.createdAt)}</td>
+            <td>{e.operatorLoginId}</td>
+            <td className={s.num}>#{e.targetId}</td>
+            <td className={s.num}>
+              {String(e.data?.amount ?? '')} {String(e.data?.coin ?? '')}
+            </td>
+            <td>
+              <Mono>{String(e.data?.txid ?? '')}</Mono>
+            </td>
+          </tr>
+        ))}
+      </OpsTable>
+      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,156 @@
+import { LISTING_STATUSES, type ListingStatus } from '@p2p/contract/enums.ts';
+import { formatKrw } from '@p2p/contract/money.ts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { Button } from '../../../components/ui/Button';
+import { approveListing, type OpsListing, rejectListing, useOpsListings } from '../api/listings';
+import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
+import { FilterTabs } from '../components/FilterTabs';
+import { StatusBadge } from '../components/StatusBadge';
+import { Mono, OpsTable, Pager, PageTitle } from '../components/Table';
+import { useCursorPager } from '../hooks/use-cursor-pager';
+import s from '../ops.module.css';
+import { formatTime } from '../text';
+
+const ALL = 'ALL';
+
+function statusParam(v: string | null): ListingStatus | undefined {
+  if (v === ALL) return undefined;
+  return (LISTING_STATUSES as readonly string[]).includes(v ?? '') ? (v as ListingStatus) : 'PENDING_REVIEW';
+}
+
+/**
+ * /ops/listings: listings by status (pending review first). A pending listing is approved (-> OPEN, in the
+ * trade list) or rejected with a reason (escrow back to the seller), each after confirmation (DECISIONS §4, §8).
+ */
+export default function ListingsPage() {
+  const { t } = useTranslation(['ops']);
+  const [params, setParams] = useSearchParams();
+  const status = statusParam(params.get('status'));
+  const pager = useCursorPager(status ?? ALL);
+  const listings = useOpsListings(status, pager.cursor);
+  const [action, setAction] = useState<PendingAction | null>(null);
+
+  const details = (l: OpsListing) => [
+    { label: t('ops:listings.id'), value: `#${l.listingId}` },
+    { label: t('ops:listings.seller'), value: `${l.sellerLoginId} (#${l.sellerId})` },
+    { label: t('ops:listings.coin'), value: l.coinCode },
+    { label: t('ops:listings.qty'), value: `${l.minQty} – ${l.maxQty} ${l.coinCode}` },
+    { label: t('ops:listings.price'), value: `${formatKrw(l.unitPriceKrw)} ${t('ops:won')}` },
+  ];
+  const approve = (l: OpsListing) =>
+    setAction({
+      title: t('ops:listings.approveTitle', { id: l.listingId }),
+      details: details(l),
+      note: t('ops:listings.approveNote'),
+      confirmLabel: t('ops:listings.approve'),
+      tone: 'primary',
+      run: async () => {
+        await approveListing(l.listingId);
+        return t('ops:listings.approved', { id: l.listingId });
+      },
+    });
+  const reject = (l: OpsListing) =>
+    setAction({
+      title: t('ops:listings.rejectTitle', { id: l.listingId }),
+      details: details(l),
+      note: t('ops:listings.rejectNote', { qty: l.maxQty, coin: l.coinCode }),
+      confirmLabel: t('ops:listings.reject'),
+      tone: 'danger',
+      fields: [{ name: 'reason', kind: 'reason', label: t('ops:fields.reason') }],
+      run: async (v) => {
+        await rejectListing(l.listingId, v.reason ?? '');
+        return t('ops:listings.rejected', { id: l.listingId });
+      },
+    });
+
+  const options = [...LISTING_STATUSES, ALL].map((v) => ({ value: v, label: t(`ops:status.${v}`) }));
+  const page = listings.data;
+  return (
+    <>
+      <PageTitle title={t('ops:listings.title')} sub={t('ops:listings.sub')}>
+        <FilterTabs
+          label={t('ops:filters.status')}
+          options={options}
+          value={status ?? ALL}
+          onChange={(v) => setParams({ status: v }, { replace: true })}
+        />
+      </PageTitle>
+      <OpsTable
+        testId="ops-listings"
+        columns={[
+          t('ops:listings.id'),
+          t('ops:listings.created'),
+          t('ops:listings.seller'),
+          t('ops:listings.coin'),
+          t('ops:listings.price'),
+          t('ops:listings.qty'),
+          t('ops:listings.remaining'),
+          t('ops:listings.bank'),
+          t('ops:listings.address'),
+          t('ops:listings.status'),
+          t('ops:table.actions'),
+        ]}
+        loading={listings.isPending}
+        error={listings.error}
+        empty={page?.list.length === 0}
+        onRetry={() => void listings.refetch()}
+      >
+        {page?.list.map((l) => (
+          <tr key={l.listingId} data-testid={`listing-row-${l.listingId}`}>
+            <td className={s.num}>#{l.listingId}</td>
+            <td className={s.nowrap}>{formatTime(l.createdAt)}</td>
+            <td>
+              {l.sellerLoginId}
+              <div className={s.sub}>#{l.sellerId}</div>
+            </td>
+            <td>{l.coinCode}</td>
+            <td className={s.num}>{formatKrw(l.unitPriceKrw)}</td>
+            <td className={s.num}>
+              {l.minQty} – {l.maxQty}
+            </td>
+            <td className={s.num}>{l.remainingQty}</td>
+            <td>
+              {l.bankName} {l.accountNo}
+              <div className={s.sub}>{l.accountHolder}</div>
+            </td>
+            <td>
+              <Mono>{l.address}</Mono>
+            </td>
+            <td>
+              <StatusBadge status={l.status} />
+              {l.rejectReason && <div className={s.sub}>{l.rejectReason}</div>}
+            </td>
+            <td>
+              {l.status === 'PENDING_REVIEW' && (
+                <div className={s.rowActions}>
+                  <Button size="small" onClick={() => approve(l)} data-testid={`approve-${l.listingId}`}>
+                    {t('ops:listings.approve')}
+                  </Button>
+                  <Button
+                    size="small"
+                    variant="outline"
+                    onClick={() => reject(l)}
+                    data-testid={`reject-${l.listingId}`}
+                  >
+                    {t('ops:listings.reject')}
+                  </Button>
+                </div>
+              )}
+            </td>
+          </tr>
+        ))}
+      </OpsTable>
+      <Pager
+        page={pager.page}
+        total={page?.totalCount}
+        hasPrev={pager.hasPrev}
+        nextCursor={page?.nextCursor}
+        onPrev={pager.prev}
+        onNext={pager.next}
+      />
+      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+    </>
+  );
+}

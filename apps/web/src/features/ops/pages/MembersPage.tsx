@@ -1,0 +1,153 @@
+import type { OpsMember } from '@p2p/contract';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { Button } from '../../../components/ui/Button';
+import { useOpsMe } from '../api/auth';
+import { suspendMember, unsuspendMember, useOpsMembers } from '../api/members';
+import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
+import { StatusBadge } from '../components/StatusBadge';
+import { OpsTable, Pager, PageTitle } from '../components/Table';
+import { useCursorPager } from '../hooks/use-cursor-pager';
+import s from '../ops.module.css';
+import { opsPaths } from '../paths';
+import { formatTime } from '../text';
+
+/**
+ * /ops/members: search members (login ID, nickname, name or phone), suspend one with a reason (no more
+ * login or trading, DECISIONS §8) or lift the suspension; links to the member's orders.
+ */
+export default function MembersPage() {
+  const { t } = useTranslation(['ops']);
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const [input, setInput] = useState(q);
+  const pager = useCursorPager(q);
+  const members = useOpsMembers(q, pager.cursor);
+  const [action, setAction] = useState<PendingAction | null>(null);
+  const myId = useOpsMe().data?.id;
+
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    setParams(input.trim() ? { q: input.trim() } : {}, { replace: true });
+  };
+
+  const details = (m: OpsMember) => [
+    { label: t('ops:members.loginId'), value: `${m.loginId} (#${m.id})` },
+    { label: t('ops:members.nickname'), value: m.nickname },
+    { label: t('ops:members.name'), value: m.name },
+    { label: t('ops:members.phone'), value: m.phoneE164 },
+  ];
+  const suspend = (m: OpsMember) =>
+    setAction({
+      title: t('ops:members.suspendTitle', { loginId: m.loginId }),
+      details: details(m),
+      note: t('ops:members.suspendNote'),
+      confirmLabel: t('ops:members.suspend'),
+      tone: 'danger',
+      fields: [{ name: 'reason', kind: 'reason', label: t('ops:fields.reason') }],
+      run: async (v) => {
+        await suspendMember(m.id, v.reason ?? '');
+        return t('ops:members.suspended', { loginId: m.loginId });
+      },
+    });
+  const unsuspend = (m: OpsMember) =>
+    setAction({
+      title: t('ops:members.unsuspendTitle', { loginId: m.loginId }),
+      details: [...details(m), { label: t('ops:members.suspendedReason'), value: m.suspendedReason ?? '–' }],
+      confirmLabel: t('ops:members.unsuspend'),
+      tone: 'primary',
+      fields: [{ name: 'reason', kind: 'optionalReason', label: t('ops:fields.optionalReason') }],
+      run: async (v) => {
+        await unsuspendMember(m.id, v.reason || undefined);
+        return t('ops:members.unsuspended', { loginId: m.loginId });
+      },
+    });
+
+  const page = members.data;
+  return (
+    <>
+      <PageTitle title={t('ops:members.title')} sub={t('ops:members.sub')}>
+        <form className={s.inlineForm} onSubmit={onSearch}>
+          <input
+            className={s.searchInput}
+            type="search"
+            placeholder={t('ops:members.searchPlaceholder')}
+            aria-label={t('ops:members.search')}
+            value={input}
+            maxLength={64}
+            onChange={(e) => setInput(e.target.value)}
+            data-testid="members-search"
+          />
+          <Button type="submit" size="small" variant="secondary" data-testid="members-search-submit">
+            {t('ops:members.search')}
+          </Button>
+        </form>
+      </PageTitle>
+      <OpsTable
+        testId="ops-members"
+        columns={[
+          t('ops:members.id'),
+          t('ops:members.loginId'),
+          t('ops:members.nickname'),
+          t('ops:members.name'),
+          t('ops:members.phone'),
+          t('ops:members.role'),
+          t('ops:members.status'),
+          t('ops:members.joined'),
+          t('ops:table.actions'),
+        ]}
+        loading={members.isPending}
+        error={members.error}
+        empty={page?.list.length === 0}
+        onRetry={() => void members.refetch()}
+      >
+        {page?.list.map((m) => (
+          <tr key={m.id} data-testid={`member-row-${m.loginId}`}>
+            <td className={s.num}>#{m.id}</td>
+            <td>{m.loginId}</td>
+            <td>{m.nickname}</td>
+            <td>{m.name}</td>
+            <td className={s.nowrap}>{m.phoneE164}</td>
+            <td>{t(`ops:roles.${m.role}`)}</td>
+            <td>
+              <StatusBadge status={m.status} />
+              {m.suspendedReason && <div className={s.sub}>{m.suspendedReason}</div>}
+            </td>
+            <td className={s.nowrap}>{formatTime(m.createdAt)}</td>
+            <td>
+              <div className={s.rowActions}>
+                {m.id === myId ? null : m.status === 'ACTIVE' ? (
+                  <Button
+                    size="small"
+                    variant="outline"
+                    onClick={() => suspend(m)}
+                    data-testid={`suspend-${m.loginId}`}
+                  >
+                    {t('ops:members.suspend')}
+                  </Button>
+                ) : (
+                  <Button size="small" onClick={() => unsuspend(m)} data-testid={`unsuspend-${m.loginId}`}>
+                    {t('ops:members.unsuspend')}
+                  </Button>
+                )}
+                <Link className={s.smallLink} to={`${opsPaths.orders}?memberId=${m.id}`}>
+                  {t('ops:members.orders')}
+                </Link>
+              </div>
+            </td>
+          </tr>
+        ))}
+      </OpsTable>
+      <Pager
+        page={pager.page}
+        total={page?.totalCount}
+        hasPrev={pager.hasPrev}
+        nextCursor={page?.nextCursor}
+        onPrev={pager.prev}
+        onNext={pager.next}
+      />
+      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+    </>
+  );
+}

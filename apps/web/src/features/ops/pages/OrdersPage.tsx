@@ -1,0 +1,196 @@
+import { ORDER_STATUSES, type OrderStatus } from '@p2p/contract/enums.ts';
+import { formatKrw } from '@p2p/contract/money.ts';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { Button } from '../../../components/ui/Button';
+import { cancelOrder, completeOrder, type OpsOrder, useOpsOrders } from '../api/orders';
+import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
+import { FilterTabs } from '../components/FilterTabs';
+import { StatusBadge } from '../components/StatusBadge';
+import { Mono, OpsTable, Pager, PageTitle } from '../components/Table';
+import { useCursorPager } from '../hooks/use-cursor-pager';
+import s from '../ops.module.css';
+import { formatTime } from '../text';
+
+const ALL = 'ALL';
+
+function filterOf(params: URLSearchParams): { status?: OrderStatus; memberId?: number } {
+  const st = params.get('status');
+  const status = (ORDER_STATUSES as readonly string[]).includes(st ?? '') ? (st as OrderStatus) : undefined;
+  const m = params.get('memberId') ?? '';
+  return { status, memberId: /^\d{1,15}$/.test(m) && m !== '0' ? Number.parseInt(m, 10) : undefined };
+}
+
+/**
+ * /ops/orders: any buy order, by status and/or member (buyer or seller). A REQUESTED order is resolved by
+ * cancelling it (quantity back to the listing) or completing it with the TxID (coins to the buyer), each
+ * with a reason for the audit log (DECISIONS §4, §8).
+ */
+export default function OrdersPage() {
+  const { t } = useTranslation(['ops']);
+  const [params, setParams] = useSearchParams();
+  const filter = filterOf(params);
+  const pager = useCursorPager(`${filter.status ?? ALL}:${filter.memberId ?? ''}`);
+  const orders = useOpsOrders(filter, pager.cursor);
+  const [memberInput, setMemberInput] = useState(filter.memberId ? String(filter.memberId) : '');
+  const [action, setAction] = useState<PendingAction | null>(null);
+
+  const setFilter = (next: { status?: string; memberId?: string }) => {
+    const p = new URLSearchParams();
+    const status = next.status ?? filter.status;
+    const memberId = next.memberId ?? (filter.memberId ? String(filter.memberId) : '');
+    if (status && status !== ALL) p.set('status', status);
+    if (memberId.trim()) p.set('memberId', memberId.trim());
+    setParams(p, { replace: true });
+  };
+  const onMemberSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setFilter({ memberId: memberInput });
+  };
+
+  const details = (o: OpsOrder) => [
+    { label: t('ops:orders.id'), value: `#${o.orderId}` },
+    { label: t('ops:orders.buyer'), value: `${o.buyerLoginId} (#${o.buyerId})` },
+    { label: t('ops:orders.seller'), value: `${o.sellerLoginId} (#${o.sellerId})` },
+    { label: t('ops:orders.qty'), value: `${o.requestQty} ${o.coinCode}` },
+    { label: t('ops:orders.krw'), value: `${formatKrw(o.requestKrwAmount)} ${t('ops:won')}` },
+    {
+      label: t('ops:orders.dest'),
+      value: o.destType === 'EXTERNAL' ? <Mono>{o.destAddress}</Mono> : t('ops:orders.internal'),
+    },
+  ];
+  const cancel = (o: OpsOrder) =>
+    setAction({
+      title: t('ops:orders.cancelTitle', { id: o.orderId }),
+      details: details(o),
+      note: t('ops:orders.cancelNote'),
+      confirmLabel: t('ops:orders.cancel'),
+      tone: 'danger',
+      fields: [{ name: 'reason', kind: 'reason', label: t('ops:fields.reason') }],
+      run: async (v) => {
+        await cancelOrder(o.orderId, v.reason ?? '');
+        return t('ops:orders.canceled', { id: o.orderId });
+      },
+    });
+  const complete = (o: OpsOrder) =>
+    setAction({
+      title: t('ops:orders.completeTitle', { id: o.orderId }),
+      details: details(o),
+      note: o.destType === 'EXTERNAL' ? t('ops:orders.completeNoteExternal') : t('ops:orders.completeNote'),
+      confirmLabel: t('ops:orders.complete'),
+      tone: 'primary',
+      fields: [
+        { name: 'reason', kind: 'reason', label: t('ops:fields.reason') },
+        { name: 'txid', kind: 'txid', label: t('ops:fields.orderTxid') },
+      ],
+      run: async (v) => {
+        await completeOrder(o.orderId, v.reason ?? '', v.txid ?? '');
+        return t('ops:orders.completed', { id: o.orderId });
+      },
+    });
+
+  const options = [...ORDER_STATUSES, ALL].map((v) => ({ value: v, label: t(`ops:status.${v}`) }));
+  const page = orders.data;
+  return (
+    <>
+      <PageTitle title={t('ops:orders.title')} sub={t('ops:orders.sub')}>
+        <FilterTabs
+          label={t('ops:filters.status')}
+          options={options}
+          value={filter.status ?? ALL}
+          onChange={(v) => setFilter({ status: v })}
+        />
+        <form className={s.inlineForm} onSubmit={onMemberSubmit}>
+          <input
+            className={s.searchInput}
+            inputMode="numeric"
+            placeholder={t('ops:orders.memberIdPlaceholder')}
+            aria-label={t('ops:orders.memberId')}
+            value={memberInput}
+            onChange={(e) => setMemberInput(e.target.value.replace(/\D/g, ''))}
+            data-testid="orders-member-id"
+          />
+          <Button type="submit" size="small" variant="secondary" data-testid="orders-member-apply">
+            {t('ops:filters.apply')}
+          </Button>
+        </form>
+      </PageTitle>
+      <OpsTable
+        testId="ops-orders"
+        columns={[
+          t('ops:orders.id'),
+          t('ops:orders.created'),
+          t('ops:orders.listing'),
+          t('ops:orders.buyer'),
+          t('ops:orders.seller'),
+          t('ops:orders.qty'),
+          t('ops:orders.krw'),
+          t('ops:orders.dest'),
+          t('ops:orders.status'),
+          t('ops:orders.result'),
+          t('ops:table.actions'),
+        ]}
+        loading={orders.isPending}
+        error={orders.error}
+        empty={page?.list.length === 0}
+        onRetry={() => void orders.refetch()}
+      >
+        {page?.list.map((o) => (
+          <tr key={o.orderId} data-testid={`order-row-${o.orderId}`}>
+            <td className={s.num}>#{o.orderId}</td>
+            <td className={s.nowrap}>{formatTime(o.createdAt)}</td>
+            <td className={s.num}>#{o.listingId}</td>
+            <td>
+              {o.buyerLoginId}
+              <div className={s.sub}>#{o.buyerId}</div>
+            </td>
+            <td>
+              {o.sellerLoginId}
+              <div className={s.sub}>#{o.sellerId}</div>
+            </td>
+            <td className={`${s.num} ${s.nowrap}`}>
+              {o.requestQty} {o.coinCode}
+            </td>
+            <td className={s.num}>{formatKrw(o.requestKrwAmount)}</td>
+            <td>{o.destType === 'EXTERNAL' ? <Mono>{o.destAddress}</Mono> : t('ops:orders.internal')}</td>
+            <td>
+              <StatusBadge status={o.status} />
+            </td>
+            <td>
+              {o.txid && <Mono>{o.txid}</Mono>}
+              {o.reason && <div className={s.sub}>{o.reason}</div>}
+              {o.completedAt && <div className={s.sub}>{formatTime(o.completedAt)}</div>}
+            </td>
+            <td>
+              {o.status === 'REQUESTED' && (
+                <div className={s.rowActions}>
+                  <Button size="small" onClick={() => complete(o)} data-testid={`complete-${o.orderId}`}>
+                    {t('ops:orders.complete')}
+                  </Button>
+                  <Button
+                    size="small"
+                    variant="outline"
+                    onClick={() => cancel(o)}
+                    data-testid={`cancel-${o.orderId}`}
+                  >
+                    {t('ops:orders.cancel')}
+                  </Button>
+                </div>
+              )}
+            </td>
+          </tr>
+        ))}
+      </OpsTable>
+      <Pager
+        page={pager.page}
+        total={page?.totalCount}
+        hasPrev={pager.hasPrev}
+        nextCursor={page?.nextCursor}
+        onPrev={pager.prev}
+        onNext={pager.next}
+      />
+      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,152 @@
+import type { OpsWithdrawal } from '@p2p/contract';
+import { TRANSFER_STATUSES, type TransferStatus } from '@p2p/contract/enums.ts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { Button } from '../../../components/ui/Button';
+import { completeWithdrawal, rejectWithdrawal, useOpsWithdrawals } from '../api/withdrawals';
+import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
+import { FilterTabs } from '../components/FilterTabs';
+import { StatusBadge } from '../components/StatusBadge';
+import { Mono, OpsTable, Pager, PageTitle } from '../components/Table';
+import { useCursorPager } from '../hooks/use-cursor-pager';
+import s from '../ops.module.css';
+import { formatTime } from '../text';
+
+function statusParam(v: string | null): TransferStatus {
+  return (TRANSFER_STATUSES as readonly string[]).includes(v ?? '') ? (v as TransferStatus) : 'PENDING';
+}
+
+/**
+ * /ops/withdrawals: external withdrawals (members' own and buy-order deliveries). Pending ones are marked
+ * sent with the chain TxID or rejected with a reason, which refunds amount and fee (DECISIONS §5).
+ */
+export default function WithdrawalsPage() {
+  const { t } = useTranslation(['ops']);
+  const [params, setParams] = useSearchParams();
+  const status = statusParam(params.get('status'));
+  const pager = useCursorPager(status);
+  const withdrawals = useOpsWithdrawals(status, pager.cursor);
+  const [action, setAction] = useState<PendingAction | null>(null);
+
+  const details = (w: OpsWithdrawal) => [
+    { label: t('ops:withdrawals.id'), value: `#${w.withdrawalId}` },
+    { label: t('ops:withdrawals.member'), value: `${w.loginId} (#${w.memberId})` },
+    { label: t('ops:withdrawals.amount'), value: `${w.amount} ${w.coinCode}` },
+    { label: t('ops:withdrawals.address'), value: <Mono>{w.address}</Mono> },
+  ];
+  const markSent = (w: OpsWithdrawal) =>
+    setAction({
+      title: t('ops:withdrawals.completeTitle', { id: w.withdrawalId }),
+      details: details(w),
+      note: t('ops:withdrawals.completeNote'),
+      confirmLabel: t('ops:withdrawals.complete'),
+      tone: 'primary',
+      fields: [{ name: 'txid', kind: 'txid', label: t('ops:fields.txid') }],
+      run: async (v) => {
+        await completeWithdrawal(w.withdrawalId, v.txid ?? '');
+        return t('ops:withdrawals.completed', { id: w.withdrawalId });
+      },
+    });
+  const reject = (w: OpsWithdrawal) =>
+    setAction({
+      title: t('ops:withdrawals.rejectTitle', { id: w.withdrawalId }),
+      details: details(w),
+      note: w.buyOrderId
+        ? t('ops:withdrawals.rejectNoteOrder', { member: w.refundMemberId, order: w.buyOrderId })
+        : t('ops:withdrawals.rejectNote', { member: w.refundMemberId }),
+      confirmLabel: t('ops:withdrawals.reject'),
+      tone: 'danger',
+      fields: [{ name: 'reason', kind: 'reason', label: t('ops:fields.reason') }],
+      run: async (v) => {
+        await rejectWithdrawal(w.withdrawalId, v.reason ?? '');
+        return t('ops:withdrawals.rejected', { id: w.withdrawalId });
+      },
+    });
+
+  const page = withdrawals.data;
+  return (
+    <>
+      <PageTitle title={t('ops:withdrawals.title')} sub={t('ops:withdrawals.sub')}>
+        <FilterTabs
+          label={t('ops:filters.status')}
+          options={TRANSFER_STATUSES.map((v) => ({ value: v, label: t(`ops:status.${v}`) }))}
+          value={status}
+          onChange={(v) => setParams({ status: v }, { replace: true })}
+        />
+      </PageTitle>
+      <OpsTable
+        testId="ops-withdrawals"
+        columns={[
+          t('ops:withdrawals.id'),
+          t('ops:withdrawals.created'),
+          t('ops:withdrawals.member'),
+          t('ops:withdrawals.amount'),
+          t('ops:withdrawals.fee'),
+          t('ops:withdrawals.address'),
+          t('ops:withdrawals.order'),
+          t('ops:withdrawals.status'),
+          t('ops:withdrawals.result'),
+          t('ops:table.actions'),
+        ]}
+        loading={withdrawals.isPending}
+        error={withdrawals.error}
+        empty={page?.list.length === 0}
+        onRetry={() => void withdrawals.refetch()}
+      >
+        {page?.list.map((w) => (
+          <tr key={w.withdrawalId} data-testid={`withdrawal-row-${w.withdrawalId}`}>
+            <td className={s.num}>#{w.withdrawalId}</td>
+            <td className={s.nowrap}>{formatTime(w.createdAt)}</td>
+            <td>
+              {w.loginId}
+              <div className={s.sub}>#{w.memberId}</div>
+            </td>
+            <td className={`${s.num} ${s.nowrap}`}>
+              {w.amount} {w.coinCode}
+            </td>
+            <td className={s.num}>{w.fee}</td>
+            <td>
+              <Mono>{w.address}</Mono>
+            </td>
+            <td className={s.num}>{w.buyOrderId ? `#${w.buyOrderId}` : '–'}</td>
+            <td>
+              <StatusBadge status={w.status} />
+            </td>
+            <td>
+              {w.txid && <Mono>{w.txid}</Mono>}
+              {w.reason && <div className={s.sub}>{w.reason}</div>}
+              {w.completedAt && <div className={s.sub}>{formatTime(w.completedAt)}</div>}
+            </td>
+            <td>
+              {w.status === 'PENDING' && (
+                <div className={s.rowActions}>
+                  <Button size="small" onClick={() => markSent(w)} data-testid={`send-${w.withdrawalId}`}>
+                    {t('ops:withdrawals.complete')}
+                  </Button>
+                  <Button
+                    size="small"
+                    variant="outline"
+                    onClick={() => reject(w)}
+                    data-testid={`reject-${w.withdrawalId}`}
+                  >
+                    {t('ops:withdrawals.reject')}
+                  </Button>
+                </div>
+              )}
+            </td>
+          </tr>
+        ))}
+      </OpsTable>
+      <Pager
+        page={pager.page}
+        total={page?.totalCount}
+        hasPrev={pager.hasPrev}
+        nextCursor={page?.nextCursor}
+        onPrev={pager.prev}
+        onNext={pager.next}
+      />
+      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,14 @@
+/** Routes of the operator console (DECISIONS §1, §8), all under /ops; defined once like config/paths.ts. */
+export const opsPaths = {
+  root: '/ops',
+  login: '/ops/login',
+  listings: '/ops/listings',
+  withdrawals: '/ops/withdrawals',
+  deposits: '/ops/deposits',
+  orders: '/ops/orders',
+  members: '/ops/members',
+  auditLog: '/ops/audit-log',
+  ledger: '/ops/ledger',
+} as const;
+
+export type OpsPathKey = keyof typeof opsPaths;
