@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { COUNTRY_CODES, MEMBER_STATUSES, ROLES } from './enums.ts';
+import { COINS, COUNTRY_CODES, MEMBER_STATUSES, ROLES, WALLET_STATUSES } from './enums.ts';
 import { FIELD_CODES as F } from './errors.ts';
 import { cursorField } from './fields.ts';
 import { LIMITS } from './limits.ts';
@@ -41,6 +41,31 @@ export const opsMember = z.object({
   createdAt: z.string(),
 });
 export type OpsMember = z.infer<typeof opsMember>;
+
+/**
+ * GET /ops/api/v1/members/{id}: one member as an operator sees it when resolving a case: the list fields,
+ * bank details, wallets with available and escrow balances, and how much live trade they have.
+ */
+export const opsMemberDetail = opsMember.extend({
+  bankName: z.string().nullable(),
+  accountNo: z.string().nullable(),
+  // The shape of the member API's wallet (wallets.ts), declared here because wallets.ts imports this file.
+  wallets: z.array(
+    z.object({
+      id: z.number().int(),
+      coinCode: z.enum(COINS),
+      balance: z.string(),
+      escrowBalance: z.string(),
+      address: z.string(),
+      status: z.enum(WALLET_STATUSES),
+      createdAt: z.string(),
+    }),
+  ),
+  activeListings: z.number().int(),
+  requestedOrdersAsBuyer: z.number().int(),
+  requestedOrdersAsSeller: z.number().int(),
+});
+export type OpsMemberDetail = z.infer<typeof opsMemberDetail>;
 
 /** POST /ops/api/v1/members/{id}/suspend body. */
 export const opsSuspendBody = z.object({ reason: opsReasonField });

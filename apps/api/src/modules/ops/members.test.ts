@@ -18,6 +18,7 @@ afterAll(() => t.close());
 
 const OPS_CALLS: [string, string, unknown?][] = [
   ['GET', '/ops/api/v1/members'],
+  ['GET', '/ops/api/v1/members/1'],
   ['POST', '/ops/api/v1/members/1/suspend', { reason: 'x' }],
   ['POST', '/ops/api/v1/members/1/unsuspend', {}],
   ['GET', '/ops/api/v1/audit-log'],

@@ -1,9 +1,10 @@
-import type { OpsMember } from '@p2p/contract';
+import type { OpsMember, OpsMemberDetail } from '@p2p/contract';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../http/errors.ts';
+import { listWallets } from '../wallets/service.ts';
 import { audit } from './audit.ts';
 import { decodeIdCursor, encodeIdCursor } from './cursor.ts';
 
@@ -100,6 +101,37 @@ export async function listMembers(
     list,
     nextCursor: rows.length > o.size && last ? encodeIdCursor(last.id) : null,
     totalCount: Number(total.n),
+  };
+}
+
+/**
+ * GET /ops/api/v1/members/{id} (DECISIONS §8 "members (view)"): the member with bank details, wallets and
+ * balances (available and escrow, decimal strings) and counts of live trade. Throws NOT_FOUND_MEMBER_ID.
+ */
+export async function memberDetail(db: Db, memberId: number): Promise<OpsMemberDetail> {
+  const row = await db
+    .selectFrom('members')
+    .select([...MEMBER_COLUMNS, 'bank_name', 'account_no'])
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND_MEMBER_ID');
+  const counts = await sql<{ listings: number; asBuyer: number; asSeller: number }>`
+    select
+      (select count(*) from sell_listings
+        where seller_id = ${memberId} and status in ('PENDING_REVIEW', 'OPEN', 'PAUSED'))::int as "listings",
+      (select count(*) from buy_orders where buyer_id = ${memberId} and status = 'REQUESTED')::int as "asBuyer",
+      (select count(*) from buy_orders where seller_id = ${memberId} and status = 'REQUESTED')::int as "asSeller"`.execute(
+    db,
+  );
+  const c = counts.rows[0] ?? { listings: 0, asBuyer: 0, asSeller: 0 };
+  return {
+    ...toOpsMember(row),
+    bankName: row.bank_name,
+    accountNo: row.account_no,
+    wallets: await listWallets(db, memberId),
+    activeListings: c.listings,
+    requestedOrdersAsBuyer: c.asBuyer,
+    requestedOrdersAsSeller: c.asSeller,
   };
 }
 

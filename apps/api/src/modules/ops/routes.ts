@@ -4,6 +4,7 @@ import {
   opsAuditQuery,
   opsLedgerCheck,
   opsMember,
+  opsMemberDetail,
   opsMembersQuery,
   opsSummary as opsSummarySchema,
   opsSuspendBody,
@@ -17,7 +18,7 @@ import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import { checkLedger } from '../../ledger/check.ts';
 import { listAuditLog } from './audit-log.ts';
-import { listMembers, suspendMember, unsuspendMember } from './members.ts';
+import { listMembers, memberDetail, suspendMember, unsuspendMember } from './members.ts';
 import { opsSummary } from './summary.ts';
 
 const IdParams = z.object({ id: idParam });
@@ -38,6 +39,12 @@ export default async function opsRoutes(app: FastifyZod, deps: AppDeps): Promise
       schema: { tags, security, querystring: opsMembersQuery, response: okResponse(pageOf(opsMember)) },
     },
     async (request) => ok(await listMembers(deps.db, request.query)),
+  );
+
+  app.get(
+    '/ops/api/v1/members/:id',
+    { ...guard, schema: { tags, security, params: IdParams, response: okResponse(opsMemberDetail) } },
+    async (request) => ok(await memberDetail(deps.db, request.params.id)),
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import type { OpsSummary } from '@p2p/contract';
+import type { OpsMemberDetail, OpsSummary } from '@p2p/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
@@ -20,8 +20,8 @@ const summary = async () => {
   return r.body.returnData;
 };
 
-describe('GET /ops/api/v1/summary', () => {
-  it('counts what waits for an operator', async () => {
+describe('GET /ops/api/v1/summary and member detail', () => {
+  it('counts what waits for an operator; the member detail shows balances and live trade', async () => {
     expect(await summary()).toEqual({
       pendingListings: 0,
       pendingWithdrawals: 0,
@@ -72,5 +72,36 @@ describe('GET /ops/api/v1/summary', () => {
       suspendedMembers: 1,
     });
     await t.assertLedger();
+
+    const detail = await t.call<OpsMemberDetail>('GET', `/ops/api/v1/members/${seller.id}`, {
+      token: op.token,
+    });
+    expect(detail.status).toBe(200);
+    expect(detail.body.returnData).toMatchObject({
+      id: seller.id,
+      loginId: seller.loginId,
+      bankName: 'KB국민은행',
+      accountNo: '12345678901234',
+      activeListings: 1,
+      requestedOrdersAsBuyer: 0,
+      requestedOrdersAsSeller: 1,
+    });
+    expect(detail.body.returnData.wallets).toEqual([
+      expect.objectContaining({
+        coinCode: 'BTC',
+        balance: '0.5',
+        escrowBalance: '0.5',
+        id: seller.wallet.id,
+      }),
+    ]);
+    const buyerDetail = await t.call<OpsMemberDetail>('GET', `/ops/api/v1/members/${buyer.id}`, {
+      token: op.token,
+    });
+    expect(buyerDetail.body.returnData).toMatchObject({ requestedOrdersAsBuyer: 1, activeListings: 0 });
+    const unknown = await t.call('GET', '/ops/api/v1/members/99999999', { token: op.token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.returnMessage).toBe('NOT_FOUND_MEMBER_ID');
+    const asMember = await t.call('GET', `/ops/api/v1/members/${seller.id}`, { token: seller.token });
+    expect(asMember.status).toBe(403);
   });
 });

@@ -13,6 +13,10 @@ export default async function pricesRoutes(app: FastifyZod, deps: AppDeps): Prom
     redis: deps.redis,
     log: app.log,
   });
+  if (deps.config.isProduction && deps.config.prices.provider === 'static') {
+    // DECISIONS §7: the static provider is for offline demos; say so loudly rather than serve it quietly.
+    app.log.warn('PRICE_PROVIDER=static in production: /api/v1/prices serves fixed prices from a file');
+  }
   app.get(
     '/api/v1/prices',
     { schema: { tags: ['prices'], response: okResponse(pricesResponse) } },
