@@ -1,8 +1,45 @@
 import { useTranslation } from 'react-i18next';
-import { Card } from '../../../components/ui/Card';
+import { InfiniteList } from '../../../components/ui/InfiniteList';
+import { formatQty, formatWon } from '../../../lib/format';
+import { usePurchaseHistory } from '../api/history';
+import { HistoryItem } from '../components/HistoryItem';
 
-/** /myinfo tab slot (SPEC §2); its list comes with issue 5. */
+/** The /myinfo purchase history tab (SPEC §2): the member's buy orders with infinite scroll. */
 export function PurchaseHistoryTab() {
-  const { t } = useTranslation();
-  return <Card data-testid="tab-placeholder">{t('common:placeholder')}</Card>;
+  const { t } = useTranslation('mypage');
+  const q = usePurchaseHistory();
+  const items = q.data?.pages.flatMap((p) => p.list) ?? [];
+  return (
+    <InfiniteList
+      items={items}
+      keyOf={(o) => o.orderId}
+      renderItem={(o) => (
+        <HistoryItem
+          id={o.orderId}
+          type="purchase"
+          coin={o.coinCode}
+          status={o.status}
+          createdAt={o.createdAt}
+          completedAt={o.completedAt}
+          rows={[
+            { label: t('history.quantity'), value: `${formatQty(o.requestQty)} ${o.coinCode}` },
+            { label: t('history.amount'), value: t('trade:won', { value: formatWon(o.requestKrwAmount) }) },
+            { label: t('history.seller'), value: o.sellerNickName },
+          ]}
+        />
+      )}
+      hasNextPage={q.hasNextPage}
+      isFetching={q.isFetching}
+      isPending={q.isPending}
+      isError={q.isError}
+      fetchNextPage={q.fetchNextPage}
+      texts={{
+        empty: t('history.emptyPurchase'),
+        loading: t('trade:list.loading'),
+        end: t('history.end'),
+        error: t('history.error'),
+      }}
+      testId="purchase-list"
+    />
+  );
 }

@@ -1,8 +1,45 @@
 import { useTranslation } from 'react-i18next';
-import { Card } from '../../../components/ui/Card';
+import { InfiniteList } from '../../../components/ui/InfiniteList';
+import { formatQty, formatWon } from '../../../lib/format';
+import { useSellHistory } from '../api/history';
+import { HistoryItem } from '../components/HistoryItem';
 
-/** /myinfo tab slot (SPEC §2); its list comes with issue 5. */
+/** The /myinfo sell history tab (SPEC §2): buy orders on the member's listings, infinite scroll. */
 export function SellHistoryTab() {
-  const { t } = useTranslation();
-  return <Card data-testid="tab-placeholder">{t('common:placeholder')}</Card>;
+  const { t } = useTranslation('mypage');
+  const q = useSellHistory();
+  const items = q.data?.pages.flatMap((p) => p.list) ?? [];
+  return (
+    <InfiniteList
+      items={items}
+      keyOf={(o) => o.orderId}
+      renderItem={(o) => (
+        <HistoryItem
+          id={o.orderId}
+          type="sell-history"
+          coin={o.coinCode}
+          status={o.status}
+          createdAt={o.createdAt}
+          completedAt={o.completedAt}
+          rows={[
+            { label: t('history.quantity'), value: `${formatQty(o.requestQty)} ${o.coinCode}` },
+            { label: t('history.amount'), value: t('trade:won', { value: formatWon(o.requestKrwAmount) }) },
+            { label: t('history.buyer'), value: o.buyerNickname ?? '-' },
+          ]}
+        />
+      )}
+      hasNextPage={q.hasNextPage}
+      isFetching={q.isFetching}
+      isPending={q.isPending}
+      isError={q.isError}
+      fetchNextPage={q.fetchNextPage}
+      texts={{
+        empty: t('history.emptySellHistory'),
+        loading: t('trade:list.loading'),
+        end: t('history.end'),
+        error: t('history.error'),
+      }}
+      testId="sell-history-list"
+    />
+  );
 }

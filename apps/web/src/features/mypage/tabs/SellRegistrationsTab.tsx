@@ -1,8 +1,46 @@
 import { useTranslation } from 'react-i18next';
-import { Card } from '../../../components/ui/Card';
+import { InfiniteList } from '../../../components/ui/InfiniteList';
+import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
+import { useSellRegistrations } from '../api/history';
+import { HistoryItem } from '../components/HistoryItem';
 
-/** /myinfo tab slot (SPEC §2); its list comes with issue 5. */
+/** The /myinfo sell registrations tab (SPEC §2): the member's listings in every status, infinite scroll. */
 export function SellRegistrationsTab() {
-  const { t } = useTranslation();
-  return <Card data-testid="tab-placeholder">{t('common:placeholder')}</Card>;
+  const { t } = useTranslation('mypage');
+  const q = useSellRegistrations();
+  const items = q.data?.pages.flatMap((p) => p.list) ?? [];
+  return (
+    <InfiniteList
+      items={items}
+      keyOf={(l) => l.listingId}
+      renderItem={(l) => (
+        <HistoryItem
+          id={l.listingId}
+          type="sell-register"
+          coin={l.coinCode}
+          status={l.status}
+          createdAt={l.createdAt}
+          rows={[
+            {
+              label: t('history.range'),
+              value: `${formatQty(l.minQty)} - ${formatQty(minQtyOf(l.maxQty, l.remainingQty))} ${l.coinCode}`,
+            },
+            { label: t('history.unitPrice'), value: t('trade:won', { value: formatWon(l.unitPriceKrw) }) },
+          ]}
+        />
+      )}
+      hasNextPage={q.hasNextPage}
+      isFetching={q.isFetching}
+      isPending={q.isPending}
+      isError={q.isError}
+      fetchNextPage={q.fetchNextPage}
+      texts={{
+        empty: t('history.emptySellRegister'),
+        loading: t('trade:list.loading'),
+        end: t('history.end'),
+        error: t('history.error'),
+      }}
+      testId="sell-register-list"
+    />
+  );
 }

@@ -1,8 +1,96 @@
+import { COINS } from '@p2p/contract/enums.ts';
+import { shortenAddress } from '@p2p/contract/money.ts';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { CoinIcon } from '../../../components/ui/CoinIcon';
+import { paths } from '../../../config/paths';
+import { formatQty } from '../../../lib/format';
+import { useWallets } from '../../wallet';
+import m from '../mypage.module.css';
 
-/** /myinfo tab slot (SPEC §2); its list comes with issue 5. */
+/**
+ * The /myinfo wallet tab (SPEC §2): each wallet with its available balance and escrow, detail (/wallet),
+ * send (/withdraw) and receive (/deposit); create-wallet while some coin has no wallet.
+ */
 export function WalletTab() {
-  const { t } = useTranslation();
-  return <Card data-testid="tab-placeholder">{t('common:placeholder')}</Card>;
+  const { t } = useTranslation('mypage');
+  const navigate = useNavigate();
+  const wallets = useWallets();
+  const list = wallets.data ?? [];
+  const canCreate = wallets.isSuccess && list.length < COINS.length;
+  const go = (path: string, walletId: number) => navigate(path, { state: { walletId } });
+  return (
+    <div className={m.stack} data-testid="wallet-tab">
+      {wallets.isPending && <div className={m.empty}>{t('trade:list.loading')}</div>}
+      {wallets.isError && <div className={m.empty}>{t('wallets.error')}</div>}
+      {wallets.isSuccess && list.length === 0 && (
+        <Card className={m.empty} data-testid="wallets-empty">
+          {t('wallets.empty')}
+        </Card>
+      )}
+      {list.map((w) => (
+        <article key={w.id} className={m.item} data-testid="wallet-item" data-coin={w.coinCode}>
+          <div className={m.head}>
+            <div className={m.coin}>
+              <CoinIcon coin={w.coinCode} size={32} />
+              <div>
+                <div className={m.coinName}>{t(`common:coins.${w.coinCode}`)}</div>
+                <div className={m.mono}>{shortenAddress(w.address)}</div>
+              </div>
+            </div>
+          </div>
+          <div className={m.kv}>
+            <span className={m.label}>{t('wallets.balance')}</span>
+            <span className={m.value} data-testid="wallet-item-balance">
+              {formatQty(w.balance, 8)} {w.coinCode}
+            </span>
+          </div>
+          <div className={m.kv}>
+            <span className={m.label}>{t('wallets.escrow')}</span>
+            <span className={m.value} data-testid="wallet-item-escrow">
+              {formatQty(w.escrowBalance, 8)} {w.coinCode}
+            </span>
+          </div>
+          <div className={m.buttons3}>
+            <Button
+              variant="outline"
+              size="small"
+              onClick={() => go(paths.wallet.path, w.id)}
+              data-testid="wallet-detail"
+            >
+              {t('wallets.detail')}
+            </Button>
+            <Button
+              variant="secondary"
+              size="small"
+              onClick={() => go(paths.withdraw.path, w.id)}
+              data-testid="wallet-send"
+            >
+              {t('wallets.send')}
+            </Button>
+            <Button
+              variant="secondary"
+              size="small"
+              onClick={() => go(paths.deposit.path, w.id)}
+              data-testid="wallet-receive"
+            >
+              {t('wallets.receive')}
+            </Button>
+          </div>
+        </article>
+      ))}
+      {canCreate && (
+        <Button
+          block
+          variant="outline"
+          onClick={() => navigate(paths.createWallet.path)}
+          data-testid="to-create-wallet"
+        >
+          {t('wallets.create')}
+        </Button>
+      )}
+    </div>
+  );
 }

@@ -1,6 +1,86 @@
-import { PlaceholderPage } from '../../../components/ui/Placeholder';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Page } from '../../../components/layout/Page';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { TextField } from '../../../components/ui/TextField';
+import { paths } from '../../../config/paths';
+import { notify } from '../../../lib/toast';
+import { completeBuyOrder } from '../api/orders';
+import { tradeErrorText } from '../error-text';
+import { canSubmitProceed, normalizeTxid, txidError } from '../proceed-rules';
+import s from '../trade.module.css';
 
-/** /proceed: placeholder until the trading/wallet screens land (issue 5). */
+function orderIdOf(state: unknown): number | null {
+  if (typeof state !== 'object' || state === null || !('orderId' in state)) return null;
+  const id = (state as { orderId: unknown }).orderId;
+  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * /proceed (SPEC §2, §5 "Proceed"): the seller enters the TxID of the coins sent (trimmed, required) and
+ * completes the order. Needs the order id from /view_details, else redirects to /myinfo.
+ */
 export default function ProceedPage() {
-  return <PlaceholderPage titleKey="common:routes.proceed" />;
+  const { t } = useTranslation('trade');
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const orderId = orderIdOf(useLocation().state);
+  const [txid, setTxid] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  if (orderId === null) return <Navigate to={paths.myInfo.path} replace />;
+
+  const error = touched ? txidError(txid) : undefined;
+  const submit = async () => {
+    setTouched(true);
+    if (txidError(txid)) {
+      notify.error(t('proceed.errors.TXID_REQUIRED'));
+      return;
+    }
+    setSubmitting(true);
+    try {
+      await completeBuyOrder(orderId, normalizeTxid(txid));
+      notify.success(t('proceed.success'));
+      await qc.invalidateQueries();
+      navigate(paths.myInfo.path, { replace: true });
+    } catch (err) {
+      notify.error(tradeErrorText(err, 'trade:proceed.failed'));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <Page title={t('proceed.title')}>
+      <Card className={s.form}>
+        <h2 className={s.sectionTitle}>{t('proceed.heading')}</h2>
+        <p className={s.muted} style={{ margin: 0 }}>
+          {t('proceed.description')}
+        </p>
+        <TextField
+          label={t('proceed.txid')}
+          value={txid}
+          placeholder={t('proceed.placeholder')}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={128}
+          onChange={(e) => setTxid(e.target.value)}
+          onBlur={() => setTouched(true)}
+          error={error ? t(`proceed.errors.${error}`) : undefined}
+          data-testid="proceed-txid"
+        />
+      </Card>
+      <Button
+        block
+        onClick={() => void submit()}
+        disabled={!canSubmitProceed(txid, submitting)}
+        data-testid="proceed-submit"
+      >
+        {submitting ? t('proceed.submitting') : t('proceed.submit')}
+      </Button>
+    </Page>
+  );
 }

@@ -1,6 +1,153 @@
-import { PlaceholderPage } from '../../../components/ui/Placeholder';
+import type { BuyOrderCreateBody, DestType } from '@p2p/contract';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Page } from '../../../components/layout/Page';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { QrScannerModal } from '../../../components/ui/QrScannerModal';
+import { SegmentedControl } from '../../../components/ui/SegmentedControl';
+import { TextField } from '../../../components/ui/TextField';
+import { paths } from '../../../config/paths';
+import { formatQty } from '../../../lib/format';
+import { useWallets } from '../../wallet';
+import { AmountField } from '../components/AmountField';
+import { ListingSummary } from '../components/ListingSummary';
+import { ReservePicker } from '../components/ReservePicker';
+import { amountError, minimumKrw, purchaseBlocker, receiveQtyOf } from '../purchase-rules';
+import s from '../trade.module.css';
+import { purchaseStateOf, type VerifyState } from '../trade-state';
 
-/** /purchase: placeholder until the trading/wallet screens land (issue 5). */
+/**
+ * /purchase (SPEC §2, §5 "Purchase"): the listing card, the amount (quick-add, reset, direct input, min and
+ * 9,500,000 max), the receive quantity, the receive address (personal or internal wallet) and, for a
+ * reservation, date and time. Without tradeData/purchaseType it returns to /transaction.
+ */
 export default function PurchasePage() {
-  return <PlaceholderPage titleKey="common:routes.purchase" />;
+  const { t } = useTranslation('trade');
+  const location = useLocation();
+  const navigate = useNavigate();
+  const state = purchaseStateOf(location.state);
+  const wallets = useWallets();
+  const [krw, setKrw] = useState(0);
+  const [destType, setDestType] = useState<DestType>('INTERNAL');
+  const [address, setAddress] = useState('');
+  const [scanning, setScanning] = useState(false);
+  const [date, setDate] = useState('');
+  const [time, setTime] = useState('');
+
+  if (!state) return <Navigate to={paths.transaction.path} replace />;
+  const { tradeData: listing, purchaseType } = state;
+  const reserve = purchaseType === 'reserve';
+  const minKrw = minimumKrw(listing.minQty, listing.unitPriceKrw);
+  const wallet = wallets.data?.find((w) => w.coinCode === listing.coinCode && w.status === 'ACTIVE');
+  const amountErr = amountError(krw, minKrw);
+  const blocker = purchaseBlocker({
+    krw,
+    minKrw,
+    destType,
+    hasWallet: Boolean(wallet),
+    address,
+    reserve,
+    reserveDate: date,
+    reserveTime: time,
+  });
+
+  const submit = () => {
+    if (blocker) return;
+    const request: BuyOrderCreateBody = {
+      listingId: listing.listingId,
+      krwAmount: krw,
+      requestQty: receiveQtyOf(krw, listing.unitPriceKrw),
+      destType,
+      destWalletId: destType === 'INTERNAL' ? (wallet?.id ?? null) : null,
+      destAddress: destType === 'EXTERNAL' ? address.trim() : null,
+      reserveDate: reserve ? date : null,
+      reserveTime: reserve ? time : null,
+    };
+    const next: VerifyState = { tradeData: listing, purchaseType, request };
+    navigate(paths.verify.path, { state: next });
+  };
+
+  return (
+    <Page title={t(reserve ? 'purchase.titleReserve' : 'purchase.titleInstant')}>
+      <ListingSummary listing={listing} />
+      <Card className={s.form}>
+        <AmountField
+          krw={krw}
+          onChange={setKrw}
+          error={amountErr ? t(`purchase.errors.${amountErr}`) : undefined}
+        />
+        <div className={s.stack}>
+          <span className={s.muted}>{t('purchase.receiveQty')}</span>
+          <div className={s.readonlyBox} data-testid="receive-qty">
+            <span>{formatQty(receiveQtyOf(krw, listing.unitPriceKrw))}</span>
+            <span className={s.muted}>{listing.coinCode}</span>
+          </div>
+        </div>
+      </Card>
+      <Card className={s.form}>
+        <h2 className={s.sectionTitle}>{t('purchase.receiveAddress')}</h2>
+        <SegmentedControl<DestType>
+          label={t('purchase.receiveAddress')}
+          value={destType}
+          onChange={setDestType}
+          options={[
+            { value: 'INTERNAL', label: t('purchase.destInternal') },
+            { value: 'EXTERNAL', label: t('purchase.destExternal') },
+          ]}
+          testId="dest"
+        />
+        <div style={{ marginTop: 8 }}>
+          {destType === 'EXTERNAL' ? (
+            <TextField
+              label={t('purchase.addressLabel')}
+              value={address}
+              placeholder={t('purchase.addressPlaceholder')}
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(e) => setAddress(e.target.value)}
+              aside={
+                <Button
+                  variant="outline"
+                  size="small"
+                  onClick={() => setScanning(true)}
+                  data-testid="open-scanner"
+                >
+                  {t('purchase.scan')}
+                </Button>
+              }
+              data-testid="dest-address"
+            />
+          ) : wallet ? (
+            <div className={s.stack}>
+              <span className={s.muted}>{t('purchase.internalAddress')}</span>
+              <div className={`${s.readonlyBox} ${s.mono}`} data-testid="internal-address">
+                {wallet.address}
+              </div>
+            </div>
+          ) : (
+            <div className={s.warning} data-testid="no-wallet">
+              {wallets.isPending ? t('list.loading') : t('purchase.errors.NO_WALLET')}
+            </div>
+          )}
+        </div>
+      </Card>
+      {reserve && (
+        <Card className={s.form}>
+          <h2 className={s.sectionTitle}>{t('purchase.reserveTitle')}</h2>
+          <ReservePicker date={date} time={time} onDate={setDate} onTime={setTime} />
+          <span className={s.muted}>{t('purchase.reserveNote')}</span>
+        </Card>
+      )}
+      <ul className={s.notice}>
+        <li>{t('purchase.notice.depositorName')}</li>
+        <li>{t('purchase.notice.verify')}</li>
+      </ul>
+      <Button block onClick={submit} disabled={Boolean(blocker)} data-testid="purchase-submit">
+        {t('purchase.submit')}
+      </Button>
+      <QrScannerModal open={scanning} onClose={() => setScanning(false)} onScan={setAddress} />
+    </Page>
+  );
 }

@@ -1,6 +1,220 @@
-import { PlaceholderPage } from '../../../components/ui/Placeholder';
+import { COINS, type Coin } from '@p2p/contract/enums.ts';
+import { formatPhone } from '@p2p/contract/phone.ts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Page } from '../../../components/layout/Page';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
+import { SegmentedControl } from '../../../components/ui/SegmentedControl';
+import { SelectField } from '../../../components/ui/SelectField';
+import { TextField } from '../../../components/ui/TextField';
+import { paths } from '../../../config/paths';
+import { BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks';
+import { useMe } from '../../../lib/me';
+import { notify } from '../../../lib/toast';
+import { useCreateWallet, useWallets } from '../../wallet';
+import { useCreateListing } from '../api/listings';
+import { tradeErrorText } from '../error-text';
+import { countryKey } from '../purchase-rules';
+import { parsePrice, sanitizeAccountNo, sanitizePrice, sanitizeSellQty, sellFormError } from '../sell-rules';
+import s from '../trade.module.css';
+import type { ReceiptState } from '../trade-state';
 
-/** /sell: placeholder until the trading/wallet screens land (issue 5). */
+/**
+ * /sell (SPEC §2, §5 "Sell"): coin, the wallet address (or a generate-wallet button), min/max quantity,
+ * unit price, seller info, bank (with 기타 + free text) and account number. The rules are checked in SPEC
+ * order with their Korean messages; success shows the sell receipt.
+ */
 export default function SellPage() {
-  return <PlaceholderPage titleKey="common:routes.sell" />;
+  const { t } = useTranslation('trade');
+  const navigate = useNavigate();
+  const me = useMe().data;
+  const wallets = useWallets();
+  const createWallet = useCreateWallet();
+  const createListing = useCreateListing();
+  const initialBank = bankChoiceOf(me?.bankName);
+  const [coin, setCoin] = useState<Coin>('BTC');
+  const [minQty, setMinQty] = useState('');
+  const [maxQty, setMaxQty] = useState('');
+  const [price, setPrice] = useState('');
+  const [bank, setBank] = useState(initialBank.bank);
+  const [customBank, setCustomBank] = useState(initialBank.customBank);
+  const [accountNo, setAccountNo] = useState(me?.accountNo ?? '');
+  const [error, setError] = useState<string | undefined>();
+  const wallet = wallets.data?.find((w) => w.coinCode === coin && w.status === 'ACTIVE');
+
+  const generate = async () => {
+    try {
+      await createWallet.mutateAsync(coin);
+      notify.success(t('wallet:create.success'));
+    } catch (err) {
+      notify.error(tradeErrorText(err, 'wallet:create.failed'));
+    }
+  };
+
+  const submit = async () => {
+    const code = sellFormError({
+      hasWallet: Boolean(wallet),
+      minQty,
+      maxQty,
+      unitPriceKrw: price,
+      bank,
+      customBank,
+      accountNo,
+    });
+    setError(code);
+    if (code || !wallet) {
+      if (code) notify.error(t(`sell.errors.${code}`));
+      return;
+    }
+    try {
+      const listing = await createListing.mutateAsync({
+        walletId: wallet.id,
+        minQty: minQty.replace(/\.$/, ''),
+        maxQty: maxQty.replace(/\.$/, ''),
+        unitPriceKrw: parsePrice(price),
+        bankName: bankNameOf(bank, customBank),
+        accountNo,
+      });
+      const receipt: ReceiptState = { kind: 'sell', listing };
+      navigate(paths.requestSuccessfully.path, { state: receipt });
+    } catch (err) {
+      notify.error(tradeErrorText(err, 'trade:sell.failed'));
+    }
+  };
+
+  const errText = (codes: string[]) =>
+    error && codes.includes(error) ? t(`sell.errors.${error}`) : undefined;
+
+  return (
+    <Page title={t('sell.title')}>
+      <Card className={s.form}>
+        <h2 className={s.sectionTitle}>{t('sell.coin')}</h2>
+        <SegmentedControl<Coin>
+          label={t('sell.coin')}
+          value={coin}
+          onChange={(c) => {
+            setCoin(c);
+            setError(undefined);
+          }}
+          options={COINS.map((c) => ({ value: c, label: c }))}
+          testId="sell-coin"
+        />
+        <div className={s.stack} style={{ marginTop: 8 }}>
+          <span className={s.muted}>{t('sell.walletAddress')}</span>
+          {wallet ? (
+            <div className={`${s.readonlyBox} ${s.mono}`} data-testid="sell-wallet-address">
+              {wallet.address}
+            </div>
+          ) : (
+            <Button
+              variant="secondary"
+              block
+              onClick={() => void generate()}
+              disabled={wallets.isPending || createWallet.isPending}
+              data-testid="sell-generate-wallet"
+            >
+              {t('sell.generateWallet')}
+            </Button>
+          )}
+          <span className={s.muted} style={{ minHeight: 18, fontSize: 12, color: 'var(--color-danger)' }}>
+            {errText(['WALLET_REQUIRED'])}
+          </span>
+        </div>
+      </Card>
+      <Card className={s.form}>
+        <h2 className={s.sectionTitle}>{t('sell.terms')}</h2>
+        <div className={s.row2}>
+          <TextField
+            label={t('sell.minQty')}
+            inputMode="decimal"
+            value={minQty}
+            placeholder="0.0000"
+            onChange={(e) => setMinQty(sanitizeSellQty(e.target.value))}
+            error={errText(['REQUIRED_FIELDS', 'NOT_POSITIVE', 'MIN_ABOVE_MAX'])}
+            data-testid="sell-min"
+          />
+          <TextField
+            label={t('sell.maxQty')}
+            inputMode="decimal"
+            value={maxQty}
+            placeholder="0.0000"
+            onChange={(e) => setMaxQty(sanitizeSellQty(e.target.value))}
+            data-testid="sell-max"
+          />
+        </div>
+        <TextField
+          label={t('sell.unitPrice')}
+          inputMode="numeric"
+          value={price}
+          placeholder="0"
+          onChange={(e) => setPrice(sanitizePrice(e.target.value))}
+          aside={
+            <span className={s.muted} style={{ alignSelf: 'center' }}>
+              {t('wonUnit')}
+            </span>
+          }
+          data-testid="sell-price"
+        />
+      </Card>
+      <Card>
+        <h2 className={s.sectionTitle}>{t('sell.sellerInfo')}</h2>
+        <KeyValueList>
+          <KeyValue label={t('receipt.sellerId')}>{me?.loginId}</KeyValue>
+          <KeyValue label={t('purchase.nationality')}>
+            {t(`purchase.country.${countryKey(me?.countryCode ?? '')}`)}
+          </KeyValue>
+          <KeyValue label={t('sell.name')}>{me?.name}</KeyValue>
+          <KeyValue label={t('receipt.phone')}>{me?.phoneE164 ? formatPhone(me.phoneE164) : ''}</KeyValue>
+        </KeyValueList>
+      </Card>
+      <Card className={s.form}>
+        <h2 className={s.sectionTitle}>{t('sell.account')}</h2>
+        <SelectField
+          label={t('receipt.bank')}
+          value={bank}
+          placeholder={t('sell.bankPlaceholder')}
+          options={[
+            ...BANKS.map((b) => ({ value: b, label: b })),
+            { value: OTHER_BANK, label: t('sell.otherBank') },
+          ]}
+          onChange={(e) => setBank(e.target.value)}
+          error={errText(['BANK_REQUIRED'])}
+          data-testid="sell-bank"
+        />
+        {bank === OTHER_BANK && (
+          <TextField
+            label={t('sell.customBank')}
+            value={customBank}
+            onChange={(e) => setCustomBank(e.target.value)}
+            error={errText(['BANK_NAME_REQUIRED'])}
+            data-testid="sell-custom-bank"
+          />
+        )}
+        <TextField
+          label={t('receipt.accountNo')}
+          inputMode="numeric"
+          value={accountNo}
+          placeholder={t('sell.accountPlaceholder')}
+          onChange={(e) => setAccountNo(sanitizeAccountNo(e.target.value))}
+          data-testid="sell-account"
+        />
+      </Card>
+      <ul className={s.notice}>
+        <li>{t('sell.notice.review')}</li>
+        <li>{t('sell.notice.escrow')}</li>
+        <li>{t('sell.notice.ownAccount')}</li>
+      </ul>
+      <Button
+        block
+        onClick={() => void submit()}
+        disabled={createListing.isPending}
+        data-testid="sell-submit"
+      >
+        {createListing.isPending ? t('sell.submitting') : t('sell.submit')}
+      </Button>
+    </Page>
+  );
 }

@@ -1,6 +1,87 @@
-import { PlaceholderPage } from '../../../components/ui/Placeholder';
+import type { Transfer } from '@p2p/contract';
+import { shortenAddress } from '@p2p/contract/money.ts';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Page } from '../../../components/layout/Page';
+import { Button } from '../../../components/ui/Button';
+import { InfiniteList } from '../../../components/ui/InfiniteList';
+import { paths } from '../../../config/paths';
+import { formatQty } from '../../../lib/format';
+import { formatDateTime } from '../../trade';
+import { useTransfers, useWallets } from '../api/wallets';
+import { WalletSummary } from '../components/WalletSummary';
+import w from '../wallet.module.css';
+import { pickWallet, walletIdOf } from '../wallet-state';
 
-/** /wallet: placeholder until the trading/wallet screens land (issue 5). */
+function TransferRow({ tr }: { tr: Transfer }) {
+  const { t } = useTranslation('wallet');
+  const incoming = tr.type === 'DEPOSIT';
+  return (
+    <div className={w.transfer} data-testid="transfer-row" data-type={tr.type} data-status={tr.status}>
+      <div className={w.transferMain}>
+        <strong>
+          {t(`transfer.type.${tr.type}`)} · {t(`transfer.status.${tr.status}`)}
+        </strong>
+        <span className={w.muted}>{formatDateTime(tr.createdAt)}</span>
+        {tr.address && <span className={w.mono}>{shortenAddress(tr.address)}</span>}
+      </div>
+      <span className={`${w.transferAmount} ${incoming ? w.plus : w.minus}`}>
+        {incoming ? '+' : '-'}
+        {formatQty(tr.amount, 8)} {tr.coinCode}
+      </span>
+    </div>
+  );
+}
+
+/** /wallet (SPEC §2): one wallet's balance and transfer history (wallet id passed in navigation state). */
 export default function WalletPage() {
-  return <PlaceholderPage titleKey="common:routes.wallet" />;
+  const { t } = useTranslation('wallet');
+  const navigate = useNavigate();
+  const id = walletIdOf(useLocation().state);
+  const wallets = useWallets();
+  const wallet = pickWallet(wallets.data, id);
+  const transfers = useTransfers(wallet?.id);
+  if (id === null || (wallets.isSuccess && !wallet)) return <Navigate to={paths.myInfo.path} replace />;
+  const items = transfers.data?.pages.flatMap((p) => p.list) ?? [];
+  return (
+    <Page title={t('detail.title')}>
+      {wallet && <WalletSummary wallet={wallet} />}
+      {wallet && (
+        <div className={w.buttons}>
+          <Button
+            variant="secondary"
+            onClick={() => navigate(paths.withdraw.path, { state: { walletId: wallet.id } })}
+            data-testid="wallet-send"
+          >
+            {t('send')}
+          </Button>
+          <Button
+            variant="secondary"
+            onClick={() => navigate(paths.deposit.path, { state: { walletId: wallet.id } })}
+            data-testid="wallet-receive"
+          >
+            {t('receive')}
+          </Button>
+        </div>
+      )}
+      <h2 className={w.sectionTitle}>{t('detail.history')}</h2>
+      <InfiniteList
+        items={items}
+        keyOf={(x) => `${x.type}-${x.transferId}`}
+        renderItem={(x) => <TransferRow tr={x} />}
+        hasNextPage={transfers.hasNextPage}
+        isFetching={transfers.isFetching}
+        isPending={transfers.isPending}
+        isError={transfers.isError}
+        fetchNextPage={transfers.fetchNextPage}
+        texts={{
+          empty: t('detail.empty'),
+          loading: t('trade:list.loading'),
+          end: t('detail.end'),
+          error: t('detail.error'),
+        }}
+        testId="transfer-list"
+      />
+    </Page>
+  );
 }

@@ -1,6 +1,135 @@
-import { PlaceholderPage } from '../../../components/ui/Placeholder';
+import type { DestType } from '@p2p/contract';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Page } from '../../../components/layout/Page';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { QrScannerModal } from '../../../components/ui/QrScannerModal';
+import { SegmentedControl } from '../../../components/ui/SegmentedControl';
+import { TextField } from '../../../components/ui/TextField';
+import { paths } from '../../../config/paths';
+import { formatQty } from '../../../lib/format';
+import { notify } from '../../../lib/toast';
+import { tradeErrorText } from '../../trade';
+import { useRequestTransfer, useWallets } from '../api/wallets';
+import { WalletSummary } from '../components/WalletSummary';
+import w from '../wallet.module.css';
+import { pickWallet, walletIdOf } from '../wallet-state';
+import { canWithdraw, formatWithdrawInput, plainAmount, withdrawAmountError } from '../withdraw-rules';
 
-/** /withdraw: placeholder until the trading/wallet screens land (issue 5). */
+/**
+ * /withdraw (SPEC §2, §5 "Withdraw"; DECISIONS §5): send coins to another member's wallet (INTERNAL,
+ * instant) or an outside address (EXTERNAL, pending until the operator sends it). The amount allows digits
+ * and one dot, 6 decimals, with separators; above the balance it is an error; the button is disabled when
+ * empty, in error or sending.
+ */
 export default function WithdrawPage() {
-  return <PlaceholderPage titleKey="common:routes.withdraw" />;
+  const { t } = useTranslation('wallet');
+  const navigate = useNavigate();
+  const id = walletIdOf(useLocation().state);
+  const wallets = useWallets();
+  const wallet = pickWallet(wallets.data, id);
+  const send = useRequestTransfer();
+  const [destType, setDestType] = useState<DestType>('INTERNAL');
+  const [address, setAddress] = useState('');
+  const [amount, setAmount] = useState('');
+  const [scanning, setScanning] = useState(false);
+  if (id === null || (wallets.isSuccess && !wallet)) return <Navigate to={paths.myInfo.path} replace />;
+  if (!wallet) return <Page title={t('withdraw.title')}>{null}</Page>;
+
+  const amountErr = withdrawAmountError(amount, wallet.balance);
+  const submit = async () => {
+    if (!canWithdraw(amount, wallet.balance, address, send.isPending)) return;
+    try {
+      await send.mutateAsync({
+        fromWalletId: wallet.id,
+        destType,
+        amount: plainAmount(amount),
+        destInternalAddress: destType === 'INTERNAL' ? address.trim() : null,
+        destExternalAddress: destType === 'EXTERNAL' ? address.trim() : null,
+      });
+      notify.success(t(destType === 'INTERNAL' ? 'withdraw.sent' : 'withdraw.requested'));
+      navigate(paths.wallet.path, { replace: true, state: { walletId: wallet.id } });
+    } catch (err) {
+      notify.error(tradeErrorText(err, 'wallet:withdraw.failed'));
+    }
+  };
+
+  return (
+    <Page title={t('withdraw.title')}>
+      <WalletSummary wallet={wallet} />
+      <Card className={w.form}>
+        <h2 className={w.sectionTitle}>{t('withdraw.destination')}</h2>
+        <SegmentedControl<DestType>
+          label={t('withdraw.destination')}
+          value={destType}
+          onChange={setDestType}
+          options={[
+            { value: 'INTERNAL', label: t('withdraw.internal') },
+            { value: 'EXTERNAL', label: t('withdraw.external') },
+          ]}
+          testId="withdraw-dest"
+        />
+        <TextField
+          label={t(destType === 'INTERNAL' ? 'withdraw.internalAddress' : 'withdraw.externalAddress')}
+          value={address}
+          placeholder={t('withdraw.addressPlaceholder')}
+          autoComplete="off"
+          spellCheck={false}
+          onChange={(e) => setAddress(e.target.value)}
+          aside={
+            <Button
+              variant="outline"
+              size="small"
+              onClick={() => setScanning(true)}
+              data-testid="withdraw-scan"
+            >
+              {t('trade:purchase.scan')}
+            </Button>
+          }
+          data-testid="withdraw-address"
+        />
+        <TextField
+          label={t('withdraw.amount')}
+          inputMode="decimal"
+          value={amount}
+          placeholder="0"
+          onChange={(e) => setAmount(formatWithdrawInput(e.target.value))}
+          error={amountErr ? t(`withdraw.errors.${amountErr}`) : undefined}
+          aside={
+            <Button
+              variant="outline"
+              size="small"
+              onClick={() => setAmount(formatWithdrawInput(formatQty(wallet.balance, 6)))}
+              data-testid="withdraw-max"
+            >
+              {t('withdraw.max')}
+            </Button>
+          }
+          data-testid="withdraw-amount"
+        />
+        <div className={w.balanceLine}>
+          <span className={w.muted}>{t('withdraw.available')}</span>
+          <strong data-testid="withdraw-available">
+            {formatQty(wallet.balance, 8)} {wallet.coinCode}
+          </strong>
+        </div>
+        {destType === 'EXTERNAL' && (
+          <p className={w.muted} style={{ margin: 0 }}>
+            {t('withdraw.externalNote')}
+          </p>
+        )}
+      </Card>
+      <Button
+        block
+        disabled={!canWithdraw(amount, wallet.balance, address, send.isPending)}
+        onClick={() => void submit()}
+        data-testid="withdraw-submit"
+      >
+        {send.isPending ? t('withdraw.sending') : t('withdraw.submit')}
+      </Button>
+      <QrScannerModal open={scanning} onClose={() => setScanning(false)} onScan={setAddress} />
+    </Page>
+  );
 }

@@ -1,0 +1,62 @@
+import { LIMITS } from '@p2p/contract/limits.ts';
+import { type ReactNode, useEffect, useRef } from 'react';
+import w from './widgets.module.css';
+
+interface Props<T> {
+  items: T[];
+  renderItem: (item: T) => ReactNode;
+  keyOf: (item: T) => string | number;
+  hasNextPage: boolean;
+  isFetching: boolean;
+  isPending: boolean;
+  isError: boolean;
+  fetchNextPage: () => unknown;
+  texts: { empty: string; loading: string; end: string; error: string };
+  testId?: string;
+}
+
+/**
+ * A list that loads its next page when the page bottom is within 100 px (SPEC §2, §9) while more pages
+ * exist and nothing is loading. Shows the loading, empty, end or error line in a reserved row.
+ */
+export function InfiniteList<T>(p: Props<T>) {
+  const latest = useRef(p);
+  latest.current = p;
+
+  useEffect(() => {
+    const check = () => {
+      const { hasNextPage, isFetching, fetchNextPage } = latest.current;
+      if (!hasNextPage || isFetching) return;
+      const doc = document.documentElement;
+      const fromBottom = doc.scrollHeight - (window.scrollY + window.innerHeight);
+      if (fromBottom <= LIMITS.infiniteScrollThresholdPx) void fetchNextPage();
+    };
+    window.addEventListener('scroll', check, { passive: true });
+    window.addEventListener('resize', check);
+    // A first page shorter than the screen cannot be scrolled: check once after each render too.
+    const id = window.setTimeout(check, 50);
+    return () => {
+      window.removeEventListener('scroll', check);
+      window.removeEventListener('resize', check);
+      window.clearTimeout(id);
+    };
+  });
+
+  let status: string;
+  if (p.isPending || p.isFetching) status = p.texts.loading;
+  else if (p.isError) status = p.texts.error;
+  else if (p.items.length === 0) status = p.texts.empty;
+  else if (!p.hasNextPage) status = p.texts.end;
+  else status = '';
+
+  return (
+    <div className={w.list} data-testid={p.testId}>
+      {p.items.map((item) => (
+        <div key={p.keyOf(item)}>{p.renderItem(item)}</div>
+      ))}
+      <div className={w.listStatus} role="status" data-testid={p.testId ? `${p.testId}-status` : undefined}>
+        {status}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import type QrScannerType from 'qr-scanner';
+import { type CSSProperties, useCallback, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useScrollLock } from './useScrollLock';
+import w from './widgets.module.css';
+
+interface Props {
+  open: boolean;
+  onClose: () => void;
+  /** Called once with the decoded text; the modal then closes. */
+  onScan: (text: string) => void;
+}
+
+const CLOSE_MS = 300;
+const MAX_SCANS_PER_SECOND = 25;
+
+export type CameraError = 'notFound' | 'denied' | 'startFailed';
+
+/** Maps a qr-scanner / getUserMedia failure to one of the three camera texts of SPEC §8. */
+export function cameraErrorOf(err: unknown): CameraError {
+  const name = err instanceof Error || err instanceof DOMException ? err.name : '';
+  const text = typeof err === 'string' ? err : err instanceof Error ? err.message : '';
+  if (name === 'NotAllowedError' || name === 'SecurityError' || /permission|denied/i.test(text))
+    return 'denied';
+  if (name === 'NotFoundError' || name === 'OverconstrainedError' || /camera not found/i.test(text)) {
+    return 'notFound';
+  }
+  return 'startFailed';
+}
+
+/** The scan region of SPEC §9: a centred square of two thirds of the video's smaller side. */
+export function scanRegionOf(width: number, height: number) {
+  const size = Math.round((2 / 3) * Math.min(width, height));
+  return { x: Math.round((width - size) / 2), y: Math.round((height - size) / 2), width: size, height: size };
+}
+
+/**
+ * The QR scan screen (SPEC §2, §4, §9): a slide-up modal titled QR코드 스캔하기 with a back button and a
+ * camera view inside a corner frame. Rear camera preferred, 25 scans/s, scan region two thirds of the
+ * smaller video side; the camera stops on close; page scrolling is locked while open; 300 ms close.
+ */
+export function QrScannerModal({ open, onClose, onScan }: Props) {
+  const { t } = useTranslation('trade');
+  const video = useRef<HTMLVideoElement>(null);
+  const [closing, setClosing] = useState(false);
+  const [error, setError] = useState<CameraError | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+  const scanned = useRef(false);
+  // Callers pass inline callbacks: keep the latest in refs so the camera is not restarted on each render.
+  const handlers = useRef({ onClose, onScan });
+  handlers.current = { onClose, onScan };
+  useScrollLock(open);
+
+  const close = useCallback(() => {
+    if (timer.current !== undefined) return;
+    setClosing(true);
+    timer.current = window.setTimeout(() => {
+      timer.current = undefined;
+      setClosing(false);
+      handlers.current.onClose();
+    }, CLOSE_MS);
+  }, []);
+
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+
+  useEffect(() => {
+    if (!open || !video.current) return;
+    const el = video.current;
+    let scanner: QrScannerType | null = null;
+    let cancelled = false;
+    scanned.current = false;
+    setError(null);
+    void (async () => {
+      try {
+        const { default: QrScanner } = await import('qr-scanner');
+        if (cancelled) return;
+        scanner = new QrScanner(
+          el,
+          (result) => {
+            if (scanned.current) return;
+            scanned.current = true;
+            scanner?.stop();
+            handlers.current.onScan(result.data);
+            close();
+          },
+          {
+            preferredCamera: 'environment',
+            maxScansPerSecond: MAX_SCANS_PER_SECOND,
+            returnDetailedScanResult: true,
+            calculateScanRegion: (v) => scanRegionOf(v.videoWidth, v.videoHeight),
+          },
+        );
+        await scanner.start();
+      } catch (err) {
+        if (!cancelled) setError(cameraErrorOf(err));
+      }
+    })();
+    return () => {
+      cancelled = true;
+      // The camera must not stay on after the modal is gone (SPEC §4).
+      scanner?.stop();
+      scanner?.destroy();
+    };
+  }, [open, close]);
+
+  if (!open) return null;
+  const style = { '--modal-ms': `${CLOSE_MS}ms` } as CSSProperties;
+  return (
+    <div className={`${w.scanner} ${closing ? w.scannerClosing : ''}`} style={style}>
+      <div
+        className={w.scannerSheet}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="qr-title"
+        data-testid="qr-modal"
+      >
+        <div className={w.scannerHeader}>
+          <button
+            type="button"
+            className={w.scannerBack}
+            onClick={close}
+            aria-label={t('scanner.back')}
+            data-testid="qr-back"
+          >
+            <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
+              <path
+                d="M15 5l-7 7 7 7"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+              />
+            </svg>
+          </button>
+          <h2 id="qr-title" className={w.scannerTitle}>
+            {t('scanner.title')}
+          </h2>
+          <span className={w.scannerSpacer} />
+        </div>
+        <p className={w.scannerHint}>{t('scanner.instruction')}</p>
+        <div className={w.cameraBox}>
+          <video ref={video} className={w.video} muted playsInline />
+          <div className={w.frame} aria-hidden="true">
+            <span className={w.cornerTl} />
+            <span className={w.cornerTr} />
+            <span className={w.cornerBl} />
+            <span className={w.cornerBr} />
+          </div>
+        </div>
+        <div className={w.scannerError} role={error ? 'alert' : undefined} data-testid="qr-error">
+          {error ? t(`scanner.errors.${error}`) : ''}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,56 @@
+import { LIMITS } from '@p2p/contract/limits.ts';
+import { useTranslation } from 'react-i18next';
+import { TextField } from '../../../components/ui/TextField';
+import { addQuickAmount, formatKrwInput, parseKrwInput } from '../purchase-rules';
+import s from '../trade.module.css';
+
+interface Props {
+  krw: number;
+  onChange: (krw: number) => void;
+  error?: string;
+}
+
+/** The purchase amount: direct input with thousands separators, quick-add 1만..100만 and reset (SPEC §2). */
+export function AmountField({ krw, onChange, error }: Props) {
+  const { t } = useTranslation('trade');
+  return (
+    <div className={s.stack}>
+      <TextField
+        label={t('purchase.amount')}
+        inputMode="numeric"
+        autoComplete="off"
+        placeholder={t('purchase.amountPlaceholder')}
+        value={formatKrwInput(krw)}
+        onChange={(e) => onChange(parseKrwInput(e.target.value))}
+        error={error}
+        aside={
+          <span className={s.muted} style={{ alignSelf: 'center' }}>
+            {t('wonUnit')}
+          </span>
+        }
+        data-testid="purchase-amount"
+      />
+      <div className={s.quick}>
+        {LIMITS.quickAmountsKrw.map((a) => (
+          <button
+            key={a}
+            type="button"
+            className={s.quickButton}
+            onClick={() => onChange(addQuickAmount(krw, a))}
+            data-testid={`quick-${a}`}
+          >
+            {t(`purchase.quick.${a}`)}
+          </button>
+        ))}
+        <button
+          type="button"
+          className={`${s.quickButton} ${s.quickReset}`}
+          onClick={() => onChange(0)}
+          data-testid="quick-reset"
+        >
+          {t('purchase.reset')}
+        </button>
+      </div>
+    </div>
+  );
+}

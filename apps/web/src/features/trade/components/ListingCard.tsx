@@ -1,0 +1,55 @@
+import type { TradeListing } from '@p2p/contract';
+import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/Button';
+import { CoinIcon } from '../../../components/ui/CoinIcon';
+import { CountryFlag } from '../../../components/ui/CountryFlag';
+import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
+import s from '../trade.module.css';
+
+export type PurchaseType = 'instant' | 'reserve';
+
+/**
+ * A trade list card (SPEC §2 /transaction): coin name and icon, seller nickname and flag, 판매 가능 수량
+ * minQty-min(maxQty, remainingQty) (DECISIONS §4), 개당 판매 금액 in 원, and the two purchase buttons.
+ */
+export function ListingCard({ listing, onBuy }: { listing: TradeListing; onBuy: (t: PurchaseType) => void }) {
+  const { t } = useTranslation('trade');
+  const upper = minQtyOf(listing.maxQty, listing.remainingQty);
+  return (
+    <article className={s.card} data-testid="listing-card" data-listing-id={listing.listingId}>
+      <div className={s.cardHead}>
+        <div className={s.coinRow}>
+          <CoinIcon coin={listing.coinCode} size={32} />
+          <div>
+            <div className={s.coinName}>{t(`common:coins.${listing.coinCode}`)}</div>
+            <div className={s.coinSymbol}>{listing.coinCode}</div>
+          </div>
+        </div>
+        <div className={s.seller}>
+          <CountryFlag countryCode={listing.sellerCountry} />
+          <span data-testid="listing-seller">{listing.sellerNickname}</span>
+        </div>
+      </div>
+      <div className={s.kv}>
+        <span className={s.kvLabel}>{t('list.available')}</span>
+        <span className={s.kvValue} data-testid="listing-range">
+          {formatQty(listing.minQty)} - {formatQty(upper)} {listing.coinCode}
+        </span>
+      </div>
+      <div className={s.kv}>
+        <span className={s.kvLabel}>{t('list.unitPrice')}</span>
+        <span className={s.kvValue} data-testid="listing-price">
+          {t('won', { value: formatWon(listing.unitPriceKrw) })}
+        </span>
+      </div>
+      <div className={s.buttons}>
+        <Button onClick={() => onBuy('instant')} data-testid="buy-instant">
+          {t('list.instant')}
+        </Button>
+        <Button variant="secondary" onClick={() => onBuy('reserve')} data-testid="buy-reserve">
+          {t('list.reserve')}
+        </Button>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,40 @@
+import type { TradeListing } from '@p2p/contract';
+import { useTranslation } from 'react-i18next';
+import { Card } from '../../../components/ui/Card';
+import { CoinIcon } from '../../../components/ui/CoinIcon';
+import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
+import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
+import { countryKey, minimumKrw } from '../purchase-rules';
+import s from '../trade.module.css';
+
+/** The listing card of /purchase (SPEC §2): coin, range, unit price, minimum purchase, seller, nationality. */
+export function ListingSummary({ listing }: { listing: TradeListing }) {
+  const { t } = useTranslation('trade');
+  const upper = minQtyOf(listing.maxQty, listing.remainingQty ?? listing.maxQty);
+  return (
+    <Card data-testid="purchase-listing">
+      <div className={s.coinRow} style={{ marginBottom: 4 }}>
+        <CoinIcon coin={listing.coinCode} size={32} />
+        <div>
+          <div className={s.coinName}>{t(`common:coins.${listing.coinCode}`)}</div>
+          <div className={s.coinSymbol}>{listing.coinCode}</div>
+        </div>
+      </div>
+      <KeyValueList>
+        <KeyValue label={t('list.available')}>
+          {formatQty(listing.minQty)} - {formatQty(upper)} {listing.coinCode}
+        </KeyValue>
+        <KeyValue label={t('list.unitPrice')}>
+          {t('won', { value: formatWon(listing.unitPriceKrw) })}
+        </KeyValue>
+        <KeyValue label={t('purchase.minPurchase')} testId="min-purchase">
+          {t('won', { value: formatWon(minimumKrw(listing.minQty, listing.unitPriceKrw)) })}
+        </KeyValue>
+        <KeyValue label={t('purchase.sellerId')}>{listing.sellerLoginId}</KeyValue>
+        <KeyValue label={t('purchase.nationality')} testId="seller-nationality">
+          {t(`purchase.country.${countryKey(listing.sellerCountry)}`)}
+        </KeyValue>
+      </KeyValueList>
+    </Card>
+  );
+}

@@ -1,0 +1,28 @@
+import { useTranslation } from 'react-i18next';
+import s from '../trade.module.css';
+
+/** The three detail/history types of SPEC §2 /view_details. */
+export type DetailType = 'purchase' | 'sell-register' | 'sell-history';
+
+/** The i18n key of a status label (SPEC §4): REJECTED reads differently in each list. */
+export function statusKey(status: string, type: DetailType): string {
+  if (status === 'REJECTED') return `status.REJECTED_${type.replace('-', '_')}`;
+  return `status.${status}`;
+}
+
+function toneOf(status: string): string {
+  if (status === 'COMPLETED') return s.badgeDone ?? '';
+  if (status === 'REJECTED' || status === 'CANCELED') return s.badgeBad ?? '';
+  if (status === 'CLOSED') return '';
+  return s.badgeLive ?? '';
+}
+
+/** A listing or buy order status as the labelled badge of SPEC §4. */
+export function StatusBadge({ status, type }: { status: string; type: DetailType }) {
+  const { t } = useTranslation('trade');
+  return (
+    <span className={`${s.badge} ${toneOf(status)}`} data-testid="status-badge" data-status={status}>
+      {t(statusKey(status, type))}
+    </span>
+  );
+}

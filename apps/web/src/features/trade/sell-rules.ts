@@ -1,0 +1,87 @@
+import { toUnits } from '@p2p/contract/money.ts';
+import { OTHER_BANK } from '../../lib/banks';
+
+/**
+ * The sell form rules of SPEC §5 "Sell", pure and in SPEC order. Each returns a code whose Korean text is
+ * trade:sell.errors.<code>. Quantities are compared as bigint base units, never floats.
+ */
+export type SellError =
+  | 'WALLET_REQUIRED'
+  | 'REQUIRED_FIELDS'
+  | 'BANK_REQUIRED'
+  | 'BANK_NAME_REQUIRED'
+  | 'NOT_POSITIVE'
+  | 'MIN_ABOVE_MAX';
+
+export interface SellFormValues {
+  hasWallet: boolean;
+  minQty: string;
+  maxQty: string;
+  unitPriceKrw: string;
+  bank: string;
+  customBank: string;
+  accountNo: string;
+}
+
+function units(qty: string): bigint {
+  try {
+    return toUnits(qty);
+  } catch {
+    return 0n;
+  }
+}
+
+/** The first broken rule of the sell form, or undefined when it may be submitted. */
+export function sellFormError(v: SellFormValues): SellError | undefined {
+  if (!v.hasWallet) return 'WALLET_REQUIRED';
+  if (!v.minQty || !v.maxQty || !v.unitPriceKrw) return 'REQUIRED_FIELDS';
+  if (!v.bank || !v.accountNo) return 'BANK_REQUIRED';
+  if (v.bank === OTHER_BANK && !v.customBank.trim()) return 'BANK_NAME_REQUIRED';
+  const min = units(v.minQty);
+  const max = units(v.maxQty);
+  if (min <= 0n || max <= 0n || parsePrice(v.unitPriceKrw) <= 0) return 'NOT_POSITIVE';
+  if (min > max) return 'MIN_ABOVE_MAX';
+  return undefined;
+}
+
+/** Quantity input: digits and one dot, at most 4 decimals (SPEC §5); extra characters are dropped. */
+export function sanitizeSellQty(raw: string): string {
+  return sanitizeDecimal(raw, 4);
+}
+
+/** Price input: integer won only, shown with thousands separators. */
+export function sanitizePrice(raw: string): string {
+  const digits = raw
+    .replace(/\D/g, '')
+    .replace(/^0+(?=\d)/, '')
+    .slice(0, 12);
+  return digits ? Number.parseInt(digits, 10).toLocaleString('en-US') : '';
+}
+
+/** The won value of a price input ("12,000" -> 12000; empty -> 0). */
+export function parsePrice(s: string): number {
+  const digits = s.replace(/\D/g, '');
+  return digits ? Number.parseInt(digits, 10) : 0;
+}
+
+/** Account number input: digits only. */
+export function sanitizeAccountNo(raw: string): string {
+  return raw.replace(/\D/g, '').slice(0, 30);
+}
+
+/** Keeps digits and the first dot, at most `decimals` fractional digits, no leading zeros ("007" -> "7"). */
+export function sanitizeDecimal(raw: string, decimals: number): string {
+  const cleaned = raw.replace(/[^\d.]/g, '');
+  const dot = cleaned.indexOf('.');
+  let int = dot === -1 ? cleaned : cleaned.slice(0, dot);
+  const frac =
+    dot === -1
+      ? null
+      : cleaned
+          .slice(dot + 1)
+          .replace(/\./g, '')
+          .slice(0, decimals);
+  int = int.replace(/^0+(?=\d)/, '').slice(0, 12);
+  if (frac === null) return int;
+  return `${int || '0'}.${frac}`;
+}

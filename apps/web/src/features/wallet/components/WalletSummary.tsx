@@ -1,0 +1,31 @@
+import type { Wallet } from '@p2p/contract';
+import { useTranslation } from 'react-i18next';
+import { Card } from '../../../components/ui/Card';
+import { CoinIcon } from '../../../components/ui/CoinIcon';
+import { formatQty } from '../../../lib/format';
+import w from '../wallet.module.css';
+
+/** A wallet's coin, available balance (up to 8 decimals) and escrow held in listings (DECISIONS §4). */
+export function WalletSummary({ wallet }: { wallet: Wallet }) {
+  const { t } = useTranslation('wallet');
+  return (
+    <Card className={w.summary} data-testid="wallet-summary">
+      <div className={w.summaryHead}>
+        <CoinIcon coin={wallet.coinCode} size={32} />
+        <div>
+          <div className={w.coinName}>{t(`common:coins.${wallet.coinCode}`)}</div>
+          <div className={w.coinSymbol}>{wallet.coinCode}</div>
+        </div>
+      </div>
+      <div>
+        <div className={w.muted}>{t('balance')}</div>
+        <div className={w.balance} data-testid="wallet-balance">
+          {formatQty(wallet.balance, 8)} {wallet.coinCode}
+        </div>
+        <div className={w.muted} data-testid="wallet-escrow">
+          {t('escrow')} {formatQty(wallet.escrowBalance, 8)} {wallet.coinCode}
+        </div>
+      </div>
+    </Card>
+  );
+}

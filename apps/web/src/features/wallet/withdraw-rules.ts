@@ -1,0 +1,46 @@
+import { LIMITS } from '@p2p/contract/limits.ts';
+import { groupDecimal, toUnits } from '@p2p/contract/money.ts';
+
+/**
+ * The withdraw amount rules of SPEC §5 "Withdraw": digits and one dot, at most 6 decimals, shown with
+ * thousands separators; more than the balance is an error. Compared as bigint base units, never floats.
+ */
+export type WithdrawError = 'EXCEEDS_BALANCE' | 'NOT_POSITIVE';
+
+/** Formats what the member typed: digits and the first dot kept, 6 decimals at most, separators added. */
+export function formatWithdrawInput(raw: string): string {
+  const cleaned = raw.replace(/[^\d.]/g, '');
+  const dot = cleaned.indexOf('.');
+  const int = (dot === -1 ? cleaned : cleaned.slice(0, dot)).replace(/^0+(?=\d)/, '').slice(0, 12);
+  if (dot === -1) return groupDecimal(int);
+  const frac = cleaned
+    .slice(dot + 1)
+    .replace(/\./g, '')
+    .slice(0, LIMITS.withdrawDecimals);
+  return `${groupDecimal(int || '0')}.${frac}`;
+}
+
+/** The plain decimal of a formatted amount ("1,234.5" -> "1234.5", "1." -> "1"); empty stays empty. */
+export function plainAmount(formatted: string): string {
+  return formatted.replace(/,/g, '').replace(/\.$/, '');
+}
+
+/** EXCEEDS_BALANCE above the available balance, NOT_POSITIVE for a zero amount; empty input is no error. */
+export function withdrawAmountError(formatted: string, balance: string): WithdrawError | undefined {
+  const plain = plainAmount(formatted);
+  if (!plain) return undefined;
+  const units = toUnits(plain);
+  if (units <= 0n) return 'NOT_POSITIVE';
+  if (units > toUnits(balance)) return 'EXCEEDS_BALANCE';
+  return undefined;
+}
+
+/** The send button is disabled when the amount is empty or in error, no address is given, or it is sending. */
+export function canWithdraw(formatted: string, balance: string, address: string, sending: boolean): boolean {
+  return (
+    !sending &&
+    plainAmount(formatted) !== '' &&
+    withdrawAmountError(formatted, balance) === undefined &&
+    address.trim() !== ''
+  );
+}
