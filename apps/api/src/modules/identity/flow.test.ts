@@ -176,6 +176,26 @@ describe('signup, login, profile and tokens over HTTP alone', () => {
     expect(wrong.body.returnMessage).toBe('INVALID_CREDENTIALS');
   });
 
+  it('two refreshes racing with one token: at most one wins, and the family is then revoked', async () => {
+    const m = await signupAndLogin(t);
+    const results = await Promise.all(
+      [0, 1, 2].map(() =>
+        t.call<Tokens>('POST', '/api/v1/auth/refresh', { body: { refreshToken: m.refreshToken } }),
+      ),
+    );
+    const winners = results.filter((r) => r.status === 200);
+    expect(winners.length).toBeLessThanOrEqual(1);
+    for (const r of results.filter((x) => x.status !== 200))
+      expect(r.body.returnMessage).toBe('REFRESH_TOKEN_INVALID');
+    // The losers presented a rotated token: reuse, so even the winner's new token is dead.
+    for (const w of winners) {
+      const next = await t.call('POST', '/api/v1/auth/refresh', {
+        body: { refreshToken: w.body.returnData.refreshToken },
+      });
+      expect(next.status).toBe(401);
+    }
+  });
+
   it('refuses unknown and garbage refresh tokens', async () => {
     for (const refreshToken of ['x', 'a'.repeat(43), 'not a token at all']) {
       const r = await t.call('POST', '/api/v1/auth/refresh', { body: { refreshToken } });

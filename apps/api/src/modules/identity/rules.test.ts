@@ -76,6 +76,25 @@ describe('signup refuses every SPEC §5 rule with its stable field code', () => 
     }
   });
 
+  it('takes countryCode as a number too, and a US or Japanese phone of that country', async () => {
+    const kr = await verifiedPhone();
+    const asNumber = await t.call('POST', '/api/v1/members/signup', {
+      body: { ...validSignup(kr), countryCode: 82 },
+    });
+    expect(asNumber.status, JSON.stringify(asNumber.body)).toBe(201);
+    for (const [cc, phone] of [
+      ['1', `+1415${String(Date.now()).slice(-7)}`],
+      ['81', `+8190${String(Date.now()).slice(-8)}`],
+    ] as const) {
+      const code = await requestAndReadCode(t, phone);
+      expect((await t.call('POST', '/sms/verify', { body: { phone, code } })).status).toBe(200);
+      const res = await t.call('POST', '/api/v1/members/signup', {
+        body: { ...validSignup(phone), countryCode: cc },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+  });
+
   it('check-id and check-nickname validate the format too', async () => {
     const id = await t.call('POST', '/api/v1/members/check-id', { body: { loginId: 'ab' } });
     expect(id.body).toEqual({
