@@ -2,6 +2,7 @@ import type { OpsAuditEntry, OpsMember } from '@p2p/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { hashPassword } from '../identity/password.ts';
 
 let t: TestApp;
 let op: FixtureMember;
@@ -169,6 +170,34 @@ describe('suspend / unsuspend', () => {
     );
     expect(log.body.returnData.list.map((e) => e.action)).toEqual(['member.unsuspend', 'member.suspend']);
     expect(log.body.returnData.list[0]).toMatchObject({ operatorLoginId: op.loginId, reason: 'cleared' });
+  });
+
+  it('a suspended member can neither refresh a session nor sign in again until unsuspended', async () => {
+    const m = await createMember(t);
+    await t.app.deps.db
+      .updateTable('members')
+      .set({ password_hash: await hashPassword('Suspend!me1') })
+      .where('id', '=', m.id)
+      .execute();
+    const signIn = () =>
+      t.call<{ accessToken: string; refreshToken: string }>('POST', '/api/v1/auth/login', {
+        body: { loginId: m.loginId, password: 'Suspend!me1' },
+      });
+    const session = await signIn();
+    expect(session.status).toBe(200);
+    await t.call('POST', `/ops/api/v1/members/${m.id}/suspend`, {
+      token: op.token,
+      body: { reason: 'chargeback' },
+    });
+    const refreshed = await t.call('POST', '/api/v1/auth/refresh', {
+      body: { refreshToken: session.body.returnData.refreshToken },
+    });
+    expect(refreshed.status).toBe(401);
+    const again = await signIn();
+    expect(again.status).toBe(403);
+    expect(again.body.returnMessage).toBe('MEMBER_SUSPENDED');
+    await t.call('POST', `/ops/api/v1/members/${m.id}/unsuspend`, { token: op.token, body: {} });
+    expect((await signIn()).status).toBe(200);
   });
 
   it('an operator cannot suspend themself; other operators can be suspended', async () => {

@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../http/errors.ts';
+import { revokeAllRefreshTokens } from '../identity/session.ts';
 import { listWallets } from '../wallets/service.ts';
 import { audit } from './audit.ts';
 import { decodeIdCursor, encodeIdCursor } from './cursor.ts';
@@ -168,19 +169,13 @@ export async function suspendMember(
       .where('id', '=', memberId)
       .returning(MEMBER_COLUMNS)
       .executeTakeFirstOrThrow();
-    const revoked = await tx
-      .updateTable('refresh_tokens')
-      .set({ revoked_at: sql<Date>`now()` })
-      .where('member_id', '=', memberId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
+    await revokeAllRefreshTokens(tx, memberId);
     await audit(tx, {
       operatorId,
       action: 'member.suspend',
       targetType: 'member',
       targetId: memberId,
       reason,
-      data: { revokedRefreshTokens: Number(revoked.numUpdatedRows) },
     });
     return toOpsMember(updated);
   });
