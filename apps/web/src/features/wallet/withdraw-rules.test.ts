@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import kr from '../../i18n/locales/kr/wallet.json';
+import { canWithdraw, formatWithdrawInput, plainAmount, withdrawAmountError } from './withdraw-rules';
+
+describe('withdraw amount rules (SPEC §5 "Withdraw")', () => {
+  it('digits and one dot only, at most 6 decimals, thousands separators', () => {
+    expect(formatWithdrawInput('1234567.1234567')).toBe('1,234,567.123456');
+    expect(formatWithdrawInput('1.2.3')).toBe('1.23');
+    expect(formatWithdrawInput('abc12')).toBe('12');
+    expect(formatWithdrawInput('.5')).toBe('0.5');
+    expect(formatWithdrawInput('00012')).toBe('12');
+    expect(formatWithdrawInput('1,000.')).toBe('1,000.');
+    expect(plainAmount('1,000.')).toBe('1000');
+    expect(plainAmount('1,234.5')).toBe('1234.5');
+  });
+
+  it('above the balance: exceeds withdrawable quantity (출금 가능 수량을 초과했습니다.)', () => {
+    expect(withdrawAmountError('1.000001', '1')).toBe('EXCEEDS_BALANCE');
+    expect(withdrawAmountError('1', '1')).toBeUndefined();
+    expect(withdrawAmountError('0.5', '1.00000001')).toBeUndefined();
+    expect(withdrawAmountError('1,001', '1000.99999999')).toBe('EXCEEDS_BALANCE');
+    expect(kr.withdraw.errors.EXCEEDS_BALANCE).toBe('출금 가능 수량을 초과했습니다.');
+  });
+
+  it('zero is an error, empty is not', () => {
+    expect(withdrawAmountError('0.000', '1')).toBe('NOT_POSITIVE');
+    expect(withdrawAmountError('', '1')).toBeUndefined();
+  });
+
+  it('the button is disabled when empty, in error, without address or while sending', () => {
+    expect(canWithdraw('0.5', '1', 'addr', false)).toBe(true);
+    expect(canWithdraw('', '1', 'addr', false)).toBe(false);
+    expect(canWithdraw('2', '1', 'addr', false)).toBe(false);
+    expect(canWithdraw('0.5', '1', ' ', false)).toBe(false);
+    expect(canWithdraw('0.5', '1', 'addr', true)).toBe(false);
+  });
+});
