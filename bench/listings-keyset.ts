@@ -3,7 +3,8 @@
  * Needs PostgreSQL: DATABASE_URL=postgres://postgres@127.0.0.1:5432/p2p_dev npx tsx bench/listings-keyset.ts
  * Creates a fresh database (dropped at the end), seeds it with SQL, then times GET /api/v1/sell-listings
  * through the full HTTP stack (app.inject: routing, validation, serialization), interleaving the pages.
- * Not a test: prints medians and p95 in ms. Options: BENCH_REPS (default 300), BENCH_LISTINGS (10000).
+ * Not a test: prints medians and p95 in ms. Options: BENCH_REPS (default 300), BENCH_LISTINGS (10000),
+ * BENCH_KEEP_DB=1 (keep the seeded database for EXPLAIN).
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
@@ -107,7 +108,8 @@ async function main(): Promise<void> {
   } finally {
     await app.close();
     await dbh.close();
-    await admin(`drop database if exists ${dbName} with (force)`);
+    if (process.env.BENCH_KEEP_DB === '1') process.stdout.write(`kept database ${dbName}\n`);
+    else await admin(`drop database if exists ${dbName} with (force)`);
   }
 }
 

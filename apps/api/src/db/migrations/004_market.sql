@@ -28,6 +28,8 @@ create index sell_listings_status_coin_id_idx on sell_listings (status, coin, id
 create index sell_listings_status_price_idx on sell_listings (status, unit_price_krw, id);
 create index sell_listings_status_coin_price_idx on sell_listings (status, coin, unit_price_krw, id);
 create index sell_listings_seller_idx on sell_listings (seller_id, id);
+-- The trade list hides suspended sellers (DECISIONS §8) with NOT IN over this (nearly empty) index.
+create index members_suspended_idx on members (id) where status = 'SUSPENDED';
 
 create table buy_orders (
   id bigint generated always as identity primary key,

@@ -28,12 +28,22 @@ export async function buyOrderView(db: DbOrTx, orderId: number): Promise<BuyOrde
 /** The listing terms a purchase is checked against before the row lock (they never change). */
 async function purchasableListing(db: Db, buyerId: number, body: BuyOrderCreateBody) {
   const l = await db
-    .selectFrom('sell_listings')
-    .select(['id', 'seller_id', 'coin', 'status', 'min_qty', 'unit_price_krw'])
-    .where('id', '=', body.listingId)
+    .selectFrom('sell_listings as l')
+    .innerJoin('members as m', 'm.id', 'l.seller_id')
+    .select([
+      'l.id',
+      'l.seller_id',
+      'l.coin',
+      'l.status',
+      'l.min_qty',
+      'l.unit_price_krw',
+      'm.status as seller_status',
+    ])
+    .where('l.id', '=', body.listingId)
     .executeTakeFirst();
   if (!l) throw new AppError('LISTING_NOT_FOUND');
-  if (l.status !== 'OPEN') throw new AppError('LISTING_NOT_OPEN');
+  // a suspended seller cannot trade (DECISIONS §8): their listings take no orders
+  if (l.status !== 'OPEN' || l.seller_status !== 'ACTIVE') throw new AppError('LISTING_NOT_OPEN');
   if (l.seller_id === buyerId) throw new AppError('SELF_TRADE');
   const minKrw = minPurchaseKrw(fromUnits(toUnits(l.min_qty)), l.unit_price_krw);
   if (body.krwAmount < minKrw) throw new AppError('BELOW_MIN_PURCHASE', { minPurchaseKrw: minKrw });

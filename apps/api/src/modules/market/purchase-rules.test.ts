@@ -90,6 +90,19 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
     );
   });
 
+  it('a suspended seller trades no more: the listing leaves the trade list and takes no order', async () => {
+    const s = await trader(t, 'BTC', '1');
+    const id = await openListing(t, s, op, { minQty: '0.01', maxQty: '0.5', unitPriceKrw: PRICE });
+    const listed = async () =>
+      (
+        await t.call<{ list: { listingId: number }[] }>('GET', '/api/v1/sell-listings?size=50')
+      ).body.returnData.list.map((l) => l.listingId);
+    expect(await listed()).toContain(id);
+    await t.app.deps.db.updateTable('members').set({ status: 'SUSPENDED' }).where('id', '=', s.id).execute();
+    expect(await listed()).not.toContain(id);
+    await refused(buyer.token, body({ listingId: id }), 422, 'LISTING_NOT_OPEN');
+  });
+
   it('refuses destinations: another member wallet, a wallet of another coin, no wallet, a bad address', async () => {
     const other = await trader(t, 'BTC');
     await refused(buyer.token, body({ destWalletId: other.wallet.id }), 404, 'WALLET_NOT_FOUND');

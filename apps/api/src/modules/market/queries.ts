@@ -23,13 +23,18 @@ export function toPage<R extends { id: number }, T>(
   return { list: page.map(map), nextCursor: rows.length > size && last ? cursorOf(last) : null, totalCount };
 }
 
-// Listed = OPEN with a sellable remainder: an OPEN listing whose remainingQty fell below minQty while
-// orders are still live cannot sell anything more, so the public lists hide it (DECISIONS §4 note).
+// Listed = OPEN with a sellable remainder, by a seller who is not suspended (DECISIONS §8: suspended
+// members cannot trade). An OPEN listing whose remainingQty fell below minQty while orders are still live
+// cannot sell anything more, so the public lists hide it (DECISIONS §4 note).
 function tradeBase(db: DbOrTx, coin: TradeListQuery['coin']) {
+  // NOT IN over the partial index of suspended members: the count stays one pass over the listings.
   let q = db
     .selectFrom('sell_listings as l')
     .where('l.status', '=', 'OPEN')
-    .where((eb) => eb('l.remaining_qty', '>=', eb.ref('l.min_qty')));
+    .where((eb) => eb('l.remaining_qty', '>=', eb.ref('l.min_qty')))
+    .where('l.seller_id', 'not in', (eb) =>
+      eb.selectFrom('members as sm').select('sm.id').where('sm.status', '=', 'SUSPENDED'),
+    );
   if (coin) q = q.where('l.coin', '=', coin);
   return q;
 }
