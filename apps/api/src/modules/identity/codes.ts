@@ -27,15 +27,15 @@ function codeMatches(stored: string, code: string): boolean {
 
 /**
  * Creates a fresh 6-digit code (crypto.randomInt) for `phone` and `purpose`, stores only its salted hash
- * with an expiry `ttlSec` ahead, and returns the plain code for the SMS provider. The newest code of a
- * phone and purpose replaces the older ones (only the newest is ever checked).
+ * with an expiry `ttlSec` ahead, and returns the row id and the plain code for the SMS provider. The newest
+ * code of a phone and purpose replaces the older ones (only the newest is ever checked).
  */
 export async function issueCode(
   db: Db,
   o: { phone: string; purpose: CodePurpose; ttlSec: number; memberId: number | null; ip: string | null },
-): Promise<string> {
+): Promise<{ id: number; code: string }> {
   const code = String(randomInt(0, 10 ** LIMITS.smsCodeLength)).padStart(LIMITS.smsCodeLength, '0');
-  await db
+  const row = await db
     .insertInto('sms_codes')
     .values({
       phone_e164: o.phone,
@@ -46,8 +46,14 @@ export async function issueCode(
       ip: o.ip,
       verified_at: null,
     })
-    .execute();
-  return code;
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, code };
+}
+
+/** Removes a code that never reached the phone, so the one sent before it stays the newest. */
+export async function discardCode(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('sms_codes').where('id', '=', id).execute();
 }
 
 /**

@@ -6,9 +6,13 @@ import Response from 'twilio/lib/http/response.js';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.ts';
 import { loadConfig } from '../../config.ts';
+import { AppError } from '../../http/errors.ts';
+import { createIdentityLimits } from './limits.ts';
 import { ConsoleSmsProvider, createDevOutbox } from './sms/console.ts';
 import { createSms } from './sms/provider.ts';
+import { requestCode } from './sms/service.ts';
 import { TwilioSmsProvider } from './sms/twilio.ts';
+import { RELAXED_LIMITS, randomPhone, requestAndReadCode } from './testkit.ts';
 
 const TWILIO = {
   TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,
@@ -87,6 +91,31 @@ describe('SMS providers', () => {
       expect(res.body.returnMessage).toBe('NOT_FOUND');
     } finally {
       await tw.close();
+    }
+  });
+
+  it('a failed send is 503 SERVICE_UNAVAILABLE and leaves the code sent before it valid', async () => {
+    const t = await createTestApp(RELAXED_LIMITS);
+    try {
+      const phone = randomPhone();
+      const first = await requestAndReadCode(t, phone);
+      const failing = {
+        kind: 'twilio' as const,
+        send: async () => {
+          throw new Error('carrier down');
+        },
+      };
+      const ctx = {
+        deps: t.app.deps,
+        limits: createIdentityLimits(t.config, null),
+        sms: { provider: failing, outbox: null },
+      };
+      const err = await requestCode(ctx, { phone }, null, '127.0.0.1', silent).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe('SERVICE_UNAVAILABLE');
+      expect((await t.call('POST', '/sms/verify', { body: { phone, code: first } })).status).toBe(200);
+    } finally {
+      await t.close();
     }
   });
 });

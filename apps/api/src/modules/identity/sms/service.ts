@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../../deps.ts';
 import { AppError, fieldError } from '../../../http/errors.ts';
-import { type CodePurpose, issueCode, verifyCode } from '../codes.ts';
+import { type CodePurpose, discardCode, issueCode, verifyCode } from '../codes.ts';
 import type { IdentityLimits } from '../limits.ts';
 import { sameStoredPhone } from '../phone-match.ts';
 import type { SmsSetup } from './provider.ts';
@@ -75,10 +75,11 @@ export async function requestCode(
   await ctx.limits.smsCooldown.consume(t.phone);
   await ctx.limits.smsPerIp.consume(ip);
   await ctx.limits.smsPerPhone.consume(t.phone);
-  const code = await issueCode(ctx.deps.db, { ...t, ip });
+  const { id, code } = await issueCode(ctx.deps.db, { ...t, ip });
   try {
     await ctx.sms.provider.send({ to: t.phone, code, ttlSec: t.ttlSec });
   } catch (err) {
+    await discardCode(ctx.deps.db, id);
     // The provider's error names the destination at most, never the code.
     log.error({ err, to: maskPhone(t.phone), provider: ctx.sms.provider.kind }, 'sms send failed');
     throw new AppError('SERVICE_UNAVAILABLE');
