@@ -5,12 +5,13 @@ import { paths } from '../config/paths';
 import { useSession } from './session';
 
 /** Logout of SPEC §4: local only (no call); drops member data from the query cache and goes home. */
-export function useLogout(): () => void {
+export function useLogout(): () => Promise<void> {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  return useCallback(() => {
+  return useCallback(async () => {
+    // Leave the guarded screen first, else the login guard would send us to /login instead of home.
+    await navigate(paths.home.path, { replace: true });
     useSession.getState().clear();
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'prices' && q.queryKey[0] !== 'best' });
-    navigate(paths.home.path, { replace: true });
   }, [navigate, queryClient]);
 }

@@ -58,7 +58,12 @@ export function Header({ variant = 'sub', title, close }: Props) {
               <Link to={paths.myInfo.path} className={l.textLink} data-testid="header-mypage">
                 {t('common:nav.myPage')}
               </Link>
-              <button type="button" className={l.textLink} onClick={logout} data-testid="header-logout">
+              <button
+                type="button"
+                className={l.textLink}
+                onClick={() => void logout()}
+                data-testid="header-logout"
+              >
                 {t('common:nav.logout')}
               </button>
             </>
@@ -67,7 +72,11 @@ export function Header({ variant = 'sub', title, close }: Props) {
               <Link to={paths.login.path} className={l.textLink} data-testid="header-login">
                 {t('common:nav.login')}
               </Link>
-              <Link to={paths.agreement.path} className={`${l.textLink} ${l.textLinkAccent}`}>
+              <Link
+                to={paths.agreement.path}
+                className={`${l.textLink} ${l.textLinkAccent}`}
+                data-testid="header-signup"
+              >
                 {t('common:nav.signup')}
               </Link>
             </>

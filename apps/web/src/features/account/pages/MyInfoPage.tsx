@@ -88,7 +88,7 @@ export default function MyInfoPage() {
       <div role="tabpanel" data-testid={`tabpanel-${tab}`}>
         <Content />
       </div>
-      <Button block variant="outline" onClick={logout} data-testid="myinfo-logout">
+      <Button block variant="outline" onClick={() => void logout()} data-testid="myinfo-logout">
         {t('common:nav.logout')}
       </Button>
     </Page>

@@ -5,28 +5,24 @@ import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { paths } from '../../../config/paths';
-import { useSession } from '../../../lib/session';
 import s from '../auth.module.css';
 import { StepHeader } from '../components/StepHeader';
 
-/** /complete, signup step 3 of 3 (SPEC §2): login or main; browser back goes home. */
+/**
+ * /complete, signup step 3 of 3 (SPEC §2): login or main; browser back goes home. The signup flags are
+ * reset by the root layout once another route is shown.
+ */
 export default function CompletePage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
 
   useEffect(() => {
-    const onPop = () => {
-      useSession.getState().resetSignup();
-      navigate(paths.home.path, { replace: true });
-    };
+    const onPop = () => navigate(paths.home.path, { replace: true });
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, [navigate]);
 
-  const go = (to: string) => {
-    useSession.getState().resetSignup();
-    navigate(to, { replace: true });
-  };
+  const go = (to: string) => navigate(to, { replace: true });
 
   return (
     <Page title={t('signup.title')} close>

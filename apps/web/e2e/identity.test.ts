@@ -1,0 +1,194 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newMobilePage } from './support/browser.ts';
+import { loginViaUi, newMember, signupViaApi, waitForPath } from './support/flows.ts';
+import { type E2EServer, startE2EServer } from './support/server.ts';
+
+let server: E2EServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startE2EServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('identity screens against the real API (issue 4)', () => {
+  it('signs up from / through /agreement, /signup and /complete, then logs in, edits the profile and logs out', async () => {
+    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const m = newMember();
+
+    await page.goto('/');
+    await page.getByTestId('header-signup').click();
+    await waitForPath(page, '/agreement');
+
+    // Both consents are required; the terms open in a modal that locks scrolling.
+    await page.getByTestId('agreement-next').click();
+    await expect
+      .poll(() => page.getByTestId('agreement-error').textContent())
+      .toBe('Agreement to terms is required.');
+    await page.getByTestId('view-terms').click();
+    await page.getByTestId('legal-terms').waitFor();
+    expect(await page.evaluate(() => document.body.classList.contains('scroll-locked'))).toBe(true);
+    await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.body.classList.contains('scroll-locked'))).toBe(false);
+    await page.getByTestId('agree-terms').check();
+    await page.getByTestId('agree-privacy').check();
+    await page.getByTestId('agreement-next').click();
+    await waitForPath(page, '/signup');
+
+    // Live validation with the SPEC §5 texts.
+    await page.getByLabel('ID', { exact: true }).fill('ab');
+    await page.getByText('ID must be 4-16 characters long.').waitFor();
+    await page.getByLabel('ID', { exact: true }).fill('ab_cd');
+    await page.getByText('ID can only contain English letters and numbers.').waitFor();
+    await page.getByLabel('Password', { exact: true }).fill('abcdefgh');
+    await page
+      .getByText('Must include at least two of English letters, numbers, or special characters.')
+      .waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill(m.name);
+    await page.getByLabel('ID', { exact: true }).fill(m.loginId);
+    await page.getByTestId('check-id').click();
+    await page.getByText('This ID is available.').first().waitFor();
+    await page.getByLabel('Nickname', { exact: true }).fill(m.nickname);
+    await page.getByTestId('check-nickname').click();
+    await page.getByText('This nickname is available.').first().waitFor();
+    await page.getByLabel('Password', { exact: true }).fill(m.password);
+    await page.getByLabel('Confirm password', { exact: true }).fill('different1');
+    await page.getByText('Passwords do not match.').waitFor();
+    await page.getByLabel('Confirm password', { exact: true }).fill(m.password);
+
+    // Phone: the code comes from the development outbox; Verify -> Verified locks the phone.
+    await page.getByLabel('Phone number').fill(m.localPhone);
+    await page.getByTestId('send-code').click();
+    await page.getByText('Verification code has been sent.').waitFor();
+    await expect.poll(() => page.getByTestId('code-timer').textContent()).toMatch(/^0[12]:\d\d$/);
+    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164));
+    await page.getByTestId('verify-code').click();
+    await expect.poll(() => page.getByTestId('verify-code').textContent()).toBe('Verified');
+    expect(await page.getByLabel('Phone number').getAttribute('readonly')).not.toBeNull();
+
+    await page.getByTestId('signup-submit').click();
+    await waitForPath(page, '/complete');
+    await page.getByText('Step 3 of 3').waitFor();
+
+    await page.getByTestId('complete-login').click();
+    await waitForPath(page, '/login');
+    await loginViaUi(page, m);
+    await waitForPath(page, '/');
+    await page.getByTestId('header-mypage').click();
+    await waitForPath(page, '/myinfo');
+    await expect.poll(() => page.getByTestId('greeting').textContent()).toBe(`Hello, ${m.nickname}`);
+    expect(await page.getByTestId('my-login-id').textContent()).toBe(m.loginId);
+
+    // The active tab is remembered for the browser session.
+    await page.getByTestId('tab-sellHistory').click();
+    await page.reload();
+    await page.getByTestId('tabpanel-sellHistory').waitFor();
+
+    await page.getByTestId('to-account').click();
+    await waitForPath(page, '/account');
+    await expect
+      .poll(() => page.getByTestId('acc-phone').textContent())
+      .toBe(`${m.localPhone.slice(0, 3)}-${m.localPhone.slice(3, 7)}-${m.localPhone.slice(7)}`);
+    expect(await page.getByTestId('acc-holder').textContent()).toBe(m.name);
+
+    // /modify: new nickname and bank; the phone must be verified again.
+    await page.getByTestId('to-modify').click();
+    await waitForPath(page, '/modify');
+    const nickname = `${m.nickname.slice(0, 8)}new`;
+    await expect.poll(() => page.getByLabel('Nickname', { exact: true }).inputValue()).toBe(m.nickname);
+    await page.getByLabel('Nickname', { exact: true }).fill(nickname);
+    await page.getByTestId('bank-select').selectOption('기타');
+    await page.getByLabel('Bank name').fill('');
+    await page.getByTestId('modify-submit').click();
+    await page.getByText('Please enter the bank name.').waitFor();
+    await page.getByText('Please complete the verification check.').waitFor();
+    await page.getByLabel('Bank name').fill('Jeonbuk Credit Union');
+    await page.getByLabel('Account number').fill('110-222');
+    await page.getByText('The account number may contain digits only.').waitFor();
+    await page.getByLabel('Account number').fill('110222333444');
+    await page.getByTestId('send-code').click();
+    await page.getByText('Verification code has been sent.').first().waitFor();
+    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164));
+    await page.getByTestId('verify-code').click();
+    await expect.poll(() => page.getByTestId('verify-code').textContent()).toBe('Verified');
+    await page.getByTestId('modify-submit').click();
+    await waitForPath(page, '/account');
+    await expect.poll(() => page.getByTestId('acc-nickname').textContent()).toBe(nickname);
+    expect(await page.getByTestId('acc-bank').textContent()).toBe('Jeonbuk Credit Union');
+    expect(await page.getByTestId('acc-account-no').textContent()).toBe('110222333444');
+
+    // Logout is local: tokens and userInfo are gone, the header offers login again.
+    await page.goto('/myinfo');
+    await page.getByTestId('myinfo-logout').click();
+    await waitForPath(page, '/');
+    await page.getByTestId('header-login').waitFor();
+    const stored = await page.evaluate(() => [
+      localStorage.getItem('accessToken'),
+      localStorage.getItem('refreshToken'),
+      localStorage.getItem('userInfo'),
+    ]);
+    expect(stored).toEqual([null, null, null]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('sends a logged-out visitor of a guarded URL to /login and back there after login', async () => {
+    const m = await signupViaApi(server);
+    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    await page.goto('/account?from=test');
+    await waitForPath(page, '/login');
+    await loginViaUi(page, m);
+    await waitForPath(page, '/account');
+    expect(new URL(page.url()).search).toBe('?from=test');
+    await expect.poll(() => page.getByTestId('acc-nickname').textContent()).toBe(m.nickname);
+
+    // A wrong password shows the SPEC §8 text and stays on /login.
+    await page.evaluate(() => localStorage.clear());
+    await page.goto('/login');
+    await loginViaUi(page, { loginId: m.loginId, password: 'wrong-pass1' });
+    await page.getByText('Invalid user credentials.').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('refreshes an expired access token once and otherwise logs out to /', async () => {
+    const m = await signupViaApi(server);
+    const { context, page } = await newMobilePage(browser, server.baseUrl);
+    const login = await server.t.call<{ accessToken: string; refreshToken: string }>(
+      'POST',
+      '/api/v1/auth/login',
+      {
+        body: { loginId: m.loginId, password: m.password },
+      },
+    );
+    const { refreshToken } = login.body.returnData;
+    await page.goto('/');
+    await page.evaluate((rt) => {
+      localStorage.setItem('accessToken', 'expired.or.invalid');
+      localStorage.setItem('refreshToken', rt);
+    }, refreshToken);
+    await page.goto('/account');
+    await expect.poll(() => page.getByTestId('acc-nickname').textContent()).toBe(m.nickname);
+    const rotated = await page.evaluate(() => localStorage.getItem('refreshToken'));
+    expect(rotated).not.toBe(refreshToken);
+
+    // Both tokens bad: one refresh attempt fails, the session ends with a hard redirect to /.
+    await page.evaluate(() => {
+      localStorage.setItem('accessToken', 'bad');
+      localStorage.setItem('refreshToken', 'bad');
+    });
+    await page.goto('/myinfo');
+    await waitForPath(page, '/');
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+    await context.close();
+  });
+});

@@ -1,0 +1,59 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { WEB_DIR } from './build.ts';
+
+export const SCREENSHOT_DIR = join(WEB_DIR, 'test-output/screenshots');
+export const VIEWPORT = { width: 390, height: 844 };
+
+const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
+async function executablePath(): Promise<string> {
+  if (existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  // Fallback only when the system Chromium is missing; the package is optional.
+  const mod = (await import(/* @vite-ignore */ '@sparticuz/chromium' as string)) as {
+    default: { executablePath: () => Promise<string> };
+  };
+  return mod.default.executablePath();
+}
+
+/** Headless Chromium with the flags this machine needs (no background networking). */
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: await executablePath(), headless: true, args: CHROMIUM_FLAGS });
+}
+
+/** A fresh context (empty storage) at 390x844, with page errors collected into `errors`. */
+export async function newMobilePage(
+  browser: Browser,
+  baseURL: string,
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport: VIEWPORT, baseURL, locale: 'en-US' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { context, page, errors };
+}
+
+/** Saves a full-page screenshot as test-output/screenshots/<lang>-<name>.png (not committed). */
+export async function screenshot(page: Page, name: string, lang: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.screenshot({
+    path: join(SCREENSHOT_DIR, `${lang}-${name}.png`),
+    fullPage: true,
+    animations: 'disabled',
+  });
+}
+
+/** Stores the interface language before the app loads (localStorage `language`). */
+export async function setStoredLanguage(context: BrowserContext, lang: 'en' | 'kr' | 'jp'): Promise<void> {
+  await context.addInitScript((l) => window.localStorage.setItem('language', l), lang);
+}
