@@ -48,6 +48,7 @@ const schema = z.object({
   LOGIN_MAX_ATTEMPTS: int(10),
   LOGIN_WINDOW_SEC: int(900),
   CORS_ORIGIN: z.string().default('http://localhost:5173'),
+  TRUST_PROXY: bool.default(false),
   WEB_DIST_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -92,6 +93,8 @@ export interface Config {
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
   corsOrigin: string;
+  /** Trust X-Forwarded-For (set when a load balancer sits in front). */
+  trustProxy: boolean;
   webDistDir: string | undefined;
   logLevel: string;
 }
@@ -146,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
     refreshTokenTtlSec: e.REFRESH_TOKEN_TTL_SEC,
     corsOrigin: e.CORS_ORIGIN,
+    trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR,
     logLevel: e.LOG_LEVEL,
   };

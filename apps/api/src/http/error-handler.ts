@@ -1,7 +1,7 @@
 import { ERROR_STATUS, type ErrorCode } from '@p2p/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError } from './errors.ts';
+import { AppError, pgCode } from './errors.ts';
 
 const FIELD_CODE_RE = /^[A-Z][A-Z0-9_]*$/;
 
@@ -39,6 +39,11 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');
       return send(reply, 'INTERNAL_ERROR', null);
+    }
+    // Text PostgreSQL cannot store (NUL bytes, invalid encoding) is the client's fault, whichever module met it.
+    const sqlState = pgCode(err);
+    if (sqlState === '22021' || sqlState === '22P05') {
+      return send(reply, 'VALIDATION_FAILED', { fields: { body: 'INVALID_FORMAT' } });
     }
     const status = err.statusCode ?? 500;
     if (status === 413) return send(reply, 'PAYLOAD_TOO_LARGE', null);
