@@ -117,7 +117,10 @@ export function ConfirmDialog({ action, onDone }: { action: PendingAction; onDon
             field={f}
             value={values[f.name] ?? ''}
             error={opsFieldText(errors[f.name])}
-            onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))}
+            onChange={(v) => {
+              setValues((old) => ({ ...old, [f.name]: v }));
+              setErrors((old) => ({ ...old, [f.name]: undefined }));
+            }}
           />
         ))}
         {failure && (

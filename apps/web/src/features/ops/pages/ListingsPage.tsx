@@ -38,6 +38,8 @@ export default function ListingsPage() {
     { label: t('ops:listings.coin'), value: l.coinCode },
     { label: t('ops:listings.qty'), value: `${l.minQty} – ${l.maxQty} ${l.coinCode}` },
     { label: t('ops:listings.price'), value: `${formatKrw(l.unitPriceKrw)} ${t('ops:won')}` },
+    { label: t('ops:listings.bank'), value: `${l.bankName} ${l.accountNo} (${l.accountHolder})` },
+    { label: t('ops:listings.address'), value: <Mono>{l.address}</Mono> },
   ];
   const approve = (l: OpsListing) =>
     setAction({
@@ -81,14 +83,11 @@ export default function ListingsPage() {
         testId="ops-listings"
         columns={[
           t('ops:listings.id'),
-          t('ops:listings.created'),
           t('ops:listings.seller'),
           t('ops:listings.coin'),
           t('ops:listings.price'),
           t('ops:listings.qty'),
-          t('ops:listings.remaining'),
           t('ops:listings.bank'),
-          t('ops:listings.address'),
           t('ops:listings.status'),
           t('ops:table.actions'),
         ]}
@@ -99,8 +98,10 @@ export default function ListingsPage() {
       >
         {page?.list.map((l) => (
           <tr key={l.listingId} data-testid={`listing-row-${l.listingId}`}>
-            <td className={s.num}>#{l.listingId}</td>
-            <td className={s.nowrap}>{formatTime(l.createdAt)}</td>
+            <td className={s.num}>
+              <strong>#{l.listingId}</strong>
+              <div className={s.sub}>{formatTime(l.createdAt)}</div>
+            </td>
             <td>
               {l.sellerLoginId}
               <div className={s.sub}>#{l.sellerId}</div>
@@ -109,14 +110,13 @@ export default function ListingsPage() {
             <td className={s.num}>{formatKrw(l.unitPriceKrw)}</td>
             <td className={s.num}>
               {l.minQty} – {l.maxQty}
+              <div className={s.sub}>{t('ops:listings.remainingQty', { qty: l.remainingQty })}</div>
             </td>
-            <td className={s.num}>{l.remainingQty}</td>
-            <td>
-              {l.bankName} {l.accountNo}
-              <div className={s.sub}>{l.accountHolder}</div>
-            </td>
-            <td>
-              <Mono>{l.address}</Mono>
+            <td className={s.nowrap}>
+              {l.bankName}
+              <div className={s.sub}>
+                {l.accountNo} · {l.accountHolder}
+              </div>
             </td>
             <td>
               <StatusBadge status={l.status} />

@@ -106,8 +106,8 @@ export default function MembersPage() {
           <tr key={m.id} data-testid={`member-row-${m.loginId}`}>
             <td className={s.num}>#{m.id}</td>
             <td>{m.loginId}</td>
-            <td>{m.nickname}</td>
-            <td>{m.name}</td>
+            <td className={s.nowrap}>{m.nickname}</td>
+            <td className={s.nowrap}>{m.name}</td>
             <td className={s.nowrap}>{m.phoneE164}</td>
             <td>{t(`ops:roles.${m.role}`)}</td>
             <td>

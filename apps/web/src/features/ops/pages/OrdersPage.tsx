@@ -102,6 +102,7 @@ export default function OrdersPage() {
           onChange={(v) => setFilter({ status: v })}
         />
         <form className={s.inlineForm} onSubmit={onMemberSubmit}>
+          <span className={s.inlineLabel}>{t('ops:orders.memberIdPlaceholder')}</span>
           <input
             className={s.searchInput}
             inputMode="numeric"
@@ -120,12 +121,9 @@ export default function OrdersPage() {
         testId="ops-orders"
         columns={[
           t('ops:orders.id'),
-          t('ops:orders.created'),
-          t('ops:orders.listing'),
           t('ops:orders.buyer'),
           t('ops:orders.seller'),
           t('ops:orders.qty'),
-          t('ops:orders.krw'),
           t('ops:orders.dest'),
           t('ops:orders.status'),
           t('ops:orders.result'),
@@ -138,9 +136,11 @@ export default function OrdersPage() {
       >
         {page?.list.map((o) => (
           <tr key={o.orderId} data-testid={`order-row-${o.orderId}`}>
-            <td className={s.num}>#{o.orderId}</td>
-            <td className={s.nowrap}>{formatTime(o.createdAt)}</td>
-            <td className={s.num}>#{o.listingId}</td>
+            <td className={s.num}>
+              <strong>#{o.orderId}</strong>
+              <div className={s.sub}>{t('ops:orders.ofListing', { id: o.listingId })}</div>
+              <div className={s.sub}>{formatTime(o.createdAt)}</div>
+            </td>
             <td>
               {o.buyerLoginId}
               <div className={s.sub}>#{o.buyerId}</div>
@@ -149,10 +149,12 @@ export default function OrdersPage() {
               {o.sellerLoginId}
               <div className={s.sub}>#{o.sellerId}</div>
             </td>
-            <td className={`${s.num} ${s.nowrap}`}>
+            <td className={s.num}>
               {o.requestQty} {o.coinCode}
+              <div className={s.sub}>
+                {formatKrw(o.requestKrwAmount)} {t('ops:won')}
+              </div>
             </td>
-            <td className={s.num}>{formatKrw(o.requestKrwAmount)}</td>
             <td>{o.destType === 'EXTERNAL' ? <Mono>{o.destAddress}</Mono> : t('ops:orders.internal')}</td>
             <td>
               <StatusBadge status={o.status} />

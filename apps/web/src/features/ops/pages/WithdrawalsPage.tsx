@@ -79,10 +79,8 @@ export default function WithdrawalsPage() {
         testId="ops-withdrawals"
         columns={[
           t('ops:withdrawals.id'),
-          t('ops:withdrawals.created'),
           t('ops:withdrawals.member'),
           t('ops:withdrawals.amount'),
-          t('ops:withdrawals.fee'),
           t('ops:withdrawals.address'),
           t('ops:withdrawals.order'),
           t('ops:withdrawals.status'),
@@ -96,16 +94,18 @@ export default function WithdrawalsPage() {
       >
         {page?.list.map((w) => (
           <tr key={w.withdrawalId} data-testid={`withdrawal-row-${w.withdrawalId}`}>
-            <td className={s.num}>#{w.withdrawalId}</td>
-            <td className={s.nowrap}>{formatTime(w.createdAt)}</td>
+            <td className={s.num}>
+              <strong>#{w.withdrawalId}</strong>
+              <div className={s.sub}>{formatTime(w.createdAt)}</div>
+            </td>
             <td>
               {w.loginId}
               <div className={s.sub}>#{w.memberId}</div>
             </td>
-            <td className={`${s.num} ${s.nowrap}`}>
+            <td className={s.num}>
               {w.amount} {w.coinCode}
+              <div className={s.sub}>{t('ops:withdrawals.feeOf', { fee: w.fee })}</div>
             </td>
-            <td className={s.num}>{w.fee}</td>
             <td>
               <Mono>{w.address}</Mono>
             </td>
