@@ -167,9 +167,10 @@ describe('price cache', () => {
     await expect(service().get()).rejects.toMatchObject({ code: 'PRICE_UNAVAILABLE' });
   });
 
-  it.runIf(process.env.REDIS_URL)('with Redis, API instances share one cached answer', async () => {
+  const redisUrl = process.env.TEST_REDIS_URL ?? process.env.REDIS_URL;
+  it.runIf(redisUrl)('with Redis, API instances share one cached answer', async () => {
     const { Redis } = await import('ioredis');
-    const redis = new Redis(process.env.REDIS_URL ?? '');
+    const redis = new Redis(redisUrl ?? '');
     const cacheKey = `test:prices:${randomBytes(6).toString('hex')}`;
     try {
       const a = createPriceService({ source: 'coingecko', upstreamUrl: fake.url, redis, log, cacheKey });
