@@ -1,0 +1,86 @@
+import { COINS } from '@p2p/contract';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newMobilePage, screenshot } from './support/browser.ts';
+import { type E2EServer, startE2EServer } from './support/server.ts';
+import {
+  apiOk,
+  approvePending,
+  createWallet,
+  fund,
+  operatorToken,
+  signedUpMember,
+  switchLanguage,
+  uiLogin,
+} from './trade-kit.ts';
+
+/**
+ * The trade list's infinite scroll (SPEC §2, §9: 20 per page, next page within 100 px of the bottom) on
+ * 45 open listings: a second page arrives on scrolling, then the third, then the end text.
+ */
+let server: E2EServer;
+let browser: Browser;
+
+describe('trade list infinite scroll (issue 5)', () => {
+  beforeAll(async () => {
+    server = await startE2EServer();
+    browser = await launchBrowser();
+    const op = await operatorToken(server);
+    // One active listing per seller and coin (DECISIONS §4): 12 sellers x 4 coins, 45 listings.
+    let made = 0;
+    while (made < 45) {
+      const seller = await signedUpMember(server);
+      for (const coin of COINS) {
+        if (made === 45) break;
+        const w = await createWallet(server, seller.token, coin);
+        await fund(server, op, coin, w.address, '10');
+        await apiOk(server, 'POST', '/api/v1/sell-listings', seller.token, {
+          walletId: w.id,
+          minQty: '0.1',
+          maxQty: '1',
+          unitPriceKrw: 1_000_000 + made * 1000,
+          bankName: '신한은행',
+          accountNo: '11012345678',
+        });
+        made += 1;
+      }
+    }
+    expect(await approvePending(server, op)).toHaveLength(45);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('loads 20, then 40 on scrolling to the bottom, then 45 with the end text', async () => {
+    const buyer = await signedUpMember(server);
+    const { page } = await newMobilePage(browser, server.baseUrl);
+    await uiLogin(page, buyer);
+    await page.goto('/transaction');
+    const cards = page.getByTestId('listing-card');
+    await expect.poll(() => cards.count()).toBe(20);
+    expect(await page.getByTestId('total-count').textContent()).toBe('Total 45');
+    await page.waitForTimeout(300);
+    expect(await cards.count()).toBe(20);
+
+    await page.mouse.wheel(0, 100_000);
+    await expect.poll(() => cards.count()).toBe(40);
+    await page.mouse.wheel(0, 100_000);
+    await expect.poll(() => cards.count()).toBe(45);
+    await page.getByTestId('trade-list-status').getByText('All trade listings have been loaded.').waitFor();
+
+    await page.getByTestId('sort').selectOption('PRICE_DESC');
+    await expect.poll(() => cards.first().getByTestId('listing-price').textContent()).toBe('1,044,000 KRW');
+    await page.getByTestId('coin-tab-ETH').click();
+    await expect.poll(() => page.getByTestId('total-count').textContent()).toBe('Total 11');
+    await page.getByTestId('trade-list-status').getByText('All trade listings have been loaded.').waitFor();
+    await screenshot(page, 'trade-transaction-end', 'en');
+
+    await switchLanguage(page, 'kr');
+    await page.getByTestId('coin-tab-ETH').click();
+    await expect.poll(() => page.getByTestId('total-count').textContent()).toBe('총 11건');
+    await page.getByTestId('trade-list-status').getByText('모든 거래 정보를 불러왔습니다.').waitFor();
+    await screenshot(page, 'trade-transaction-end', 'kr');
+  });
+});

@@ -1,0 +1,139 @@
+import jsQR from 'jsqr';
+import type { Browser, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newMobilePage } from './support/browser.ts';
+import { type E2EServer, startE2EServer } from './support/server.ts';
+import {
+  allowClipboard,
+  apiOk,
+  createWallet,
+  expectQty,
+  expectToast,
+  fund,
+  type Member,
+  operatorToken,
+  shootBoth,
+  signedUpMember,
+  switchLanguage,
+  uiLogin,
+  walletOf,
+} from './trade-kit.ts';
+
+/**
+ * Wallets in the browser (issue 5 "Must show"): create, detail with transfer history, a withdrawal to
+ * another member (internal) and to an outside address (external, pending), the SPEC §5 amount rules,
+ * and the deposit page's QR code decoded back to the wallet address.
+ */
+let server: E2EServer;
+let browser: Browser;
+let member: Member;
+let friendAddress: string;
+let outsideAddress: string;
+let page: Page;
+
+async function openWalletAction(p: Page, action: 'detail' | 'send' | 'receive') {
+  await p.goto('/myinfo');
+  await p.getByTestId('tab-wallet').click();
+  await p.locator('[data-testid="wallet-item"][data-coin="ETH"]').getByTestId(`wallet-${action}`).click();
+}
+
+describe('wallets in the browser (issue 5)', () => {
+  beforeAll(async () => {
+    server = await startE2EServer();
+    browser = await launchBrowser();
+    const op = await operatorToken(server);
+    member = await signedUpMember(server);
+    const friend = await signedUpMember(server);
+    friendAddress = (await createWallet(server, friend.token, 'ETH')).address;
+    const outsider = await signedUpMember(server);
+    outsideAddress = (await createWallet(server, outsider.token, 'ETH')).address;
+    const opened = await newMobilePage(browser, server.baseUrl);
+    page = opened.page;
+    await allowClipboard(opened.context, server.baseUrl);
+    await uiLogin(page, member);
+    await switchLanguage(page, 'kr');
+
+    await page.goto('/create_wallet');
+    await page.getByTestId('create-coin-ETH').click();
+    await page.getByTestId('create-submit').click();
+    await expectToast(page, '지갑이 성공적으로 생성되었습니다!');
+    await fund(server, op, 'ETH', (await walletOf(server, member.token, 'ETH')).address, '2.5');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('creating a wallet offers only coins without one', async () => {
+    await page.goto('/create_wallet');
+    await page.getByTestId('create-coin-BTC').waitFor();
+    expect(await page.getByTestId('create-coin-ETH').count()).toBe(0);
+  });
+
+  it('the wallet detail shows the balance and the transfer history', async () => {
+    await openWalletAction(page, 'detail');
+    await page.waitForURL((u) => u.pathname === '/wallet');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('2.5 ETH');
+    await page.locator('[data-testid="transfer-row"][data-type="DEPOSIT"]').waitFor();
+    await shootBoth(page, 'wallet', 'transfer-row');
+  });
+
+  it('sends internally to another member and externally to an outside address (SPEC §5 amount rules)', async () => {
+    await openWalletAction(page, 'send');
+    await page.waitForURL((u) => u.pathname === '/withdraw');
+    await shootBoth(page, 'withdraw', 'withdraw-amount');
+    const amount = page.getByTestId('withdraw-amount');
+    await amount.fill('1234.5678919');
+    expect(await amount.inputValue()).toBe('1,234.567891');
+    await page.getByText('출금 가능 수량을 초과했습니다.').waitFor();
+    await page.getByTestId('withdraw-address').fill(friendAddress);
+    expect(await page.getByTestId('withdraw-submit').isDisabled()).toBe(true);
+    await amount.fill('0.5');
+    await page.getByTestId('withdraw-submit').click();
+    await expectToast(page, '전송이 완료되었습니다.');
+    await page.waitForURL((u) => u.pathname === '/wallet');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('2 ETH');
+
+    await page.getByTestId('wallet-send').click();
+    await page.waitForURL((u) => u.pathname === '/withdraw');
+    await page.getByTestId('withdraw-dest-EXTERNAL').click();
+    await page.getByTestId('withdraw-address').fill(outsideAddress);
+    await page.getByTestId('withdraw-amount').fill('0.25');
+    await page.getByTestId('withdraw-submit').click();
+    await expectToast(page, '출금 신청이 완료되었습니다.');
+    await page.waitForURL((u) => u.pathname === '/wallet');
+    await page.locator('[data-testid="transfer-row"][data-status="PENDING"]').waitFor();
+    await expect.poll(() => page.getByTestId('transfer-row').count()).toBe(3);
+
+    expectQty((await walletOf(server, member.token, 'ETH')).balance, '1.75');
+    const friendTokenless = await apiOk<{ list: unknown[] }>(
+      server,
+      'GET',
+      `/transfer?walletId=${(await walletOf(server, member.token, 'ETH')).id}`,
+      member.token,
+    );
+    expect(friendTokenless.list).toHaveLength(3);
+    await server.t.assertLedger();
+  });
+
+  it("the deposit page's QR code decodes to the wallet address; copy confirms for 2 s", async () => {
+    const address = (await walletOf(server, member.token, 'ETH')).address;
+    await openWalletAction(page, 'receive');
+    await page.waitForURL((u) => u.pathname === '/deposit');
+    const qr = page.getByTestId('deposit-qr');
+    await qr.waitFor();
+    expect(await qr.evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(240);
+    const png = PNG.sync.read(await qr.screenshot());
+    const decoded = jsQR(new Uint8ClampedArray(png.data), png.width, png.height);
+    expect(decoded?.data).toBe(address);
+    expect(await page.getByTestId('deposit-address').textContent()).toBe(address);
+
+    await page.getByTestId('deposit-copy').click();
+    await page.getByTestId('deposit-copy').getByText('복사되었습니다!').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
+    await page.getByTestId('deposit-copy').getByText('주소 복사').waitFor({ timeout: 4000 });
+    await shootBoth(page, 'deposit', 'deposit-qr');
+  });
+});
