@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.ts';
+import { AppError } from './errors.ts';
 
 /**
  * Opaque keyset cursors (SPEC §3 "List responses"): base64url of JSON {s: scope, k: sort key, i: last id}.
@@ -39,4 +39,16 @@ export function decodeCursor(scope: string, raw: string | undefined, needsKey: b
   }
   if (!isSafeInt(k)) throw badCursor();
   return { key: k, id: i };
+}
+
+/** A cursor of a list that runs on `id` alone (newest or oldest first), bound to `scope`. */
+export function encodeIdCursor(scope: string, id: number): string {
+  return encodeCursor(scope, { key: null, id });
+}
+
+/** The id inside a cursor from encodeIdCursor(scope); 400 VALIDATION_FAILED {cursor: INVALID_FORMAT} otherwise. */
+export function decodeIdCursor(scope: string, raw: string): number {
+  const c = decodeCursor(scope, raw, false);
+  if (!c) throw badCursor();
+  return c.id;
 }

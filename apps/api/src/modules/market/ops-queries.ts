@@ -1,8 +1,8 @@
 import type { ListingStatus, OrderStatus, opsListing, opsOrder } from '@p2p/contract';
 import type { z } from 'zod';
 import type { DbOrTx } from '../../db/client.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
 import { type OrderRow, orderWithParties } from './order-views.ts';
 import { type Page, toPage } from './queries.ts';
 import { iso, isoOrNull, listingWithSeller, qty, toListingDetail } from './views.ts';

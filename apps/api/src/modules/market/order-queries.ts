@@ -1,7 +1,7 @@
 import type { BuyOrderDetail, MyListQuery, OrderHistoryItem, SellOrderDetail } from '@p2p/contract';
 import type { DbOrTx } from '../../db/client.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
 import { orderWithParties, toBuyOrderDetail, toHistoryItem, toSellOrderDetail } from './order-views.ts';
 import { type Page, toPage } from './queries.ts';
 

@@ -1,7 +1,7 @@
 import type { MyListQuery, MySellListing, TradeListing, TradeListQuery } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/client.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { iso, maskName, qty } from './views.ts';
 
 export interface Page<T> {

@@ -1,6 +1,6 @@
 import type { OpsAuditEntry } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
-import { decodeIdCursor, encodeIdCursor } from './cursor.ts';
+import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 
 function asRecord(v: unknown): Record<string, unknown> | null {
   if (typeof v === 'string') {
@@ -45,7 +45,7 @@ export async function listAuditLog(
     page = page.where('a.target_id', '=', o.targetId);
     count = count.where('a.target_id', '=', o.targetId);
   }
-  if (o.cursor) page = page.where('a.id', '<', decodeIdCursor(o.cursor));
+  if (o.cursor) page = page.where('a.id', '<', decodeIdCursor('audit-log', o.cursor));
   const rows = await page
     .orderBy('a.id', 'desc')
     .limit(o.size + 1)
@@ -67,7 +67,7 @@ export async function listAuditLog(
   const last = list.at(-1);
   return {
     list,
-    nextCursor: rows.length > o.size && last ? encodeIdCursor(last.id) : null,
+    nextCursor: rows.length > o.size && last ? encodeIdCursor('audit-log', last.id) : null,
     totalCount: Number(total.n),
   };
 }

@@ -3,11 +3,11 @@ import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
 import { inTx } from '../../db/tx.ts';
+import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { revokeAllRefreshTokens } from '../identity/session.ts';
 import { listWallets } from '../wallets/service.ts';
 import { audit } from './audit.ts';
-import { decodeIdCursor, encodeIdCursor } from './cursor.ts';
 
 const MEMBER_COLUMNS = [
   'id',
@@ -90,7 +90,7 @@ export async function listMembers(
     page = page.where(filter);
     count = count.where(filter);
   }
-  if (o.cursor) page = page.where('id', '<', decodeIdCursor(o.cursor));
+  if (o.cursor) page = page.where('id', '<', decodeIdCursor('members', o.cursor));
   const rows = await page
     .orderBy('id', 'desc')
     .limit(o.size + 1)
@@ -100,7 +100,7 @@ export async function listMembers(
   const last = list.at(-1);
   return {
     list,
-    nextCursor: rows.length > o.size && last ? encodeIdCursor(last.id) : null,
+    nextCursor: rows.length > o.size && last ? encodeIdCursor('members', last.id) : null,
     totalCount: Number(total.n),
   };
 }

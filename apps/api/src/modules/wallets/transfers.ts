@@ -10,7 +10,8 @@ import { isValidAddress, normalizeAddress } from '../../chains/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
-import { AppError, fieldError } from '../../http/errors.ts';
+import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
+import { AppError } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
 import { ownWallet, qty, type TransferRow, type WalletRow } from './service.ts';
 
@@ -32,18 +33,6 @@ export function transferOut(t: TransferRow): Transfer {
   };
 }
 
-/** Opaque keyset cursor: the last id seen, base64url. */
-export function encodeCursor(id: number): string {
-  return Buffer.from(String(id)).toString('base64url');
-}
-
-/** The id inside a cursor; AppError VALIDATION_FAILED {cursor: INVALID_FORMAT} when it is not one of ours. */
-export function decodeCursor(cursor: string): number {
-  const s = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!/^[1-9]\d{0,15}$/.test(s)) throw fieldError({ cursor: 'INVALID_FORMAT' });
-  return Number(s);
-}
-
 /**
  * GET /transfer: the transfers of one of the caller's wallets, newest first, `size` per page with an
  * opaque keyset cursor and the wallet's total count. Another member's wallet -> 404 WALLET_NOT_FOUND.
@@ -55,7 +44,7 @@ export async function listTransfers(
 ): Promise<TransferPage> {
   await ownWallet(db, memberId, q.walletId);
   let query = db.selectFrom('transfers').selectAll().where('wallet_id', '=', q.walletId);
-  if (q.cursor) query = query.where('id', '<', decodeCursor(q.cursor));
+  if (q.cursor) query = query.where('id', '<', decodeIdCursor('transfers', q.cursor));
   const rows = await query
     .orderBy('id', 'desc')
     .limit(q.size + 1)
@@ -69,7 +58,7 @@ export async function listTransfers(
   const last = page.at(-1);
   return {
     list: page.map(transferOut),
-    nextCursor: rows.length > q.size && last ? encodeCursor(last.id) : null,
+    nextCursor: rows.length > q.size && last ? encodeIdCursor('transfers', last.id) : null,
     totalCount: Number(count.n),
   };
 }

@@ -1,11 +1,11 @@
 import { type Coin, type OpsDeposit, type OpsWithdrawal, type TransferStatus, toUnits } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
+import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
 import { creditDeposit, type DepositInput, qty, type TransferRow } from './service.ts';
-import { decodeCursor, encodeCursor } from './transfers.ts';
 
 /**
  * POST /ops/api/v1/deposits (DECISIONS §5, §10): credits the deposit and writes the audit record in the
@@ -82,7 +82,7 @@ export async function listWithdrawals(
   q: { status: TransferStatus; size: number; cursor?: string },
 ): Promise<{ list: OpsWithdrawal[]; nextCursor: string | null; totalCount: number }> {
   let query = externalWithdrawals(db).where('t.status', '=', q.status);
-  if (q.cursor) query = query.where('t.id', '>', decodeCursor(q.cursor));
+  if (q.cursor) query = query.where('t.id', '>', decodeIdCursor('withdrawals', q.cursor));
   const rows = await query
     .orderBy('t.id')
     .limit(q.size + 1)
@@ -98,7 +98,7 @@ export async function listWithdrawals(
   const last = page.at(-1);
   return {
     list: page.map(withdrawalOut),
-    nextCursor: rows.length > q.size && last ? encodeCursor(last.id) : null,
+    nextCursor: rows.length > q.size && last ? encodeIdCursor('withdrawals', last.id) : null,
     totalCount: Number(count.n),
   };
 }
