@@ -81,6 +81,7 @@ export function PhoneVerificationFields(p: Props) {
             </span>
             <Button
               variant={locked ? 'outline' : 'primary'}
+              className={locked ? s.done : undefined}
               size="small"
               onClick={p.onVerify}
               disabled={locked || v.verifying || !v.sent}

@@ -94,7 +94,7 @@ export function PopularListings() {
         <div className={s.viewport} ref={viewportRef}>
           <div className={s.container}>
             {listings.map((l) => (
-              <div className={s.slide} key={l.listingId}>
+              <div className={`${s.slide} ${listings.length === 1 ? s.slideSingle : ''}`} key={l.listingId}>
                 <ListingCard listing={l} onBuy={(type) => buy(l, type)} />
               </div>
             ))}
