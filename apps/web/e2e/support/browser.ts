@@ -42,10 +42,19 @@ export async function newMobilePage(
   return { context, page, errors };
 }
 
-/** Saves a full-page screenshot as test-output/screenshots/<lang>-<name>.png (not committed). */
-export async function screenshot(page: Page, name: string, lang: string): Promise<void> {
+/**
+ * Saves a full-page screenshot as test-output/screenshots/<lang>-<name>.png (not committed), scrolled to
+ * the top so sticky headers stay in place. `idle: false` skips waiting for the network (loaders).
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  lang: string,
+  o: { idle?: boolean } = {},
+): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.waitForLoadState('networkidle').catch(() => undefined);
+  if (o.idle !== false) await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({
     path: join(SCREENSHOT_DIR, `${lang}-${name}.png`),
     fullPage: true,
