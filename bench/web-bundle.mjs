@@ -13,17 +13,23 @@ const webDir = join(root, 'apps/web');
 const dist = join(webDir, 'dist');
 
 if (process.argv.includes('--build') || !existsSync(join(dist, 'index.html'))) {
-  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: webDir,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: webDir,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
 }
 
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const attr = (tag, name) => new RegExp(`${name}="([^"]+)"`).exec(tag)?.[1];
 const tags = html.match(/<(script|link)\b[^>]*>/g) ?? [];
-const entry = tags.filter((t) => t.startsWith('<script') && /type="module"/.test(t)).map((t) => attr(t, 'src'));
+const entry = tags
+  .filter((t) => t.startsWith('<script') && /type="module"/.test(t))
+  .map((t) => attr(t, 'src'));
 const preloads = tags.filter((t) => /rel="modulepreload"/.test(t)).map((t) => attr(t, 'href'));
 const css = tags.filter((t) => /rel="stylesheet"/.test(t)).map((t) => attr(t, 'href'));
 
@@ -40,8 +46,12 @@ const styles = measure(css);
 const total = (rows, k) => rows.reduce((s, r) => s + r[k], 0);
 
 console.log('Landing page initial JavaScript (entry + static imports):');
-for (const r of js) console.log(`  ${r.file.padEnd(40)} ${kb(r.raw).padStart(10)} raw ${kb(r.gzip).padStart(10)} gzip`);
-console.log(`  ${'total'.padEnd(40)} ${kb(total(js, 'raw')).padStart(10)} raw ${kb(total(js, 'gzip')).padStart(10)} gzip`);
+for (const r of js)
+  console.log(`  ${r.file.padEnd(40)} ${kb(r.raw).padStart(10)} raw ${kb(r.gzip).padStart(10)} gzip`);
+console.log(
+  `  ${'total'.padEnd(40)} ${kb(total(js, 'raw')).padStart(10)} raw ${kb(total(js, 'gzip')).padStart(10)} gzip`,
+);
 console.log('Initial CSS (not counted above):');
-for (const r of styles) console.log(`  ${r.file.padEnd(40)} ${kb(r.raw).padStart(10)} raw ${kb(r.gzip).padStart(10)} gzip`);
+for (const r of styles)
+  console.log(`  ${r.file.padEnd(40)} ${kb(r.raw).padStart(10)} raw ${kb(r.gzip).padStart(10)} gzip`);
 console.log(`WEB_BUNDLE_INITIAL_JS_GZIP_BYTES=${total(js, 'gzip')}`);
