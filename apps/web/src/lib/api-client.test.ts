@@ -1,0 +1,136 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** A Map-backed Storage for the node test environment. */
+class MemoryStorage {
+  private m = new Map<string, string>();
+  getItem(k: string) {
+    return this.m.get(k) ?? null;
+  }
+  setItem(k: string, v: string) {
+    this.m.set(k, v);
+  }
+  removeItem(k: string) {
+    this.m.delete(k);
+  }
+  clear() {
+    this.m.clear();
+  }
+}
+
+const assign = vi.fn();
+const local = new MemoryStorage();
+
+function envelope(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+beforeEach(() => {
+  local.clear();
+  assign.mockReset();
+  vi.stubGlobal('window', { localStorage: local, sessionStorage: new MemoryStorage(), location: { assign } });
+  vi.resetModules();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+async function client() {
+  return import('./api-client');
+}
+
+describe('api client (SPEC §7, §4; DECISIONS §2, §6)', () => {
+  it('unwraps returnData and sends the bearer from localStorage', async () => {
+    local.setItem('accessToken', 'tok-1');
+    const fetchMock = vi.fn(async () =>
+      envelope(200, { returnCode: 0, returnMessage: 'OK', returnData: { a: 1 } }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const { api } = await client();
+    expect(await api.get('/my')).toEqual({ a: 1 });
+    const init = (fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1];
+    expect((init.headers as Record<string, string>).authorization).toBe('Bearer tok-1');
+    expect(init.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('turns a nonzero returnCode into an ApiError with code, status and fields', async () => {
+    vi.stubGlobal('fetch', async () =>
+      envelope(400, {
+        returnCode: 400,
+        returnMessage: 'VALIDATION_FAILED',
+        returnData: { fields: { loginId: 'ID_LENGTH' } },
+      }),
+    );
+    const { api, ApiError } = await client();
+    const err = await api.post('/api/v1/members/check-id', { loginId: 'a' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ code: 'VALIDATION_FAILED', status: 400, fields: { loginId: 'ID_LENGTH' } });
+  });
+
+  it('reports transport failures and timeouts as NETWORK_ERROR / TIMEOUT', async () => {
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('fetch failed');
+    });
+    const { api } = await client();
+    await expect(api.get('/x')).rejects.toMatchObject({ code: 'NETWORK_ERROR', status: 0 });
+    vi.stubGlobal('fetch', async () => {
+      throw new DOMException('timed out', 'TimeoutError');
+    });
+    await expect(api.get('/x')).rejects.toMatchObject({ code: 'TIMEOUT' });
+  });
+
+  it('on a 401 refreshes once, stores both new tokens and retries', async () => {
+    local.setItem('accessToken', 'old');
+    local.setItem('refreshToken', 'r-old');
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      const auth = (init.headers as Record<string, string>).authorization ?? '';
+      calls.push(`${url} ${auth}`);
+      if (url.endsWith('/api/v1/auth/refresh')) {
+        expect(JSON.parse(String(init.body))).toEqual({ refreshToken: 'r-old' });
+        return envelope(200, {
+          returnCode: 0,
+          returnMessage: 'OK',
+          returnData: { accessToken: 'new', refreshToken: 'r-new' },
+        });
+      }
+      return auth === 'Bearer new'
+        ? envelope(200, { returnCode: 0, returnMessage: 'OK', returnData: 'ok' })
+        : envelope(401, { returnCode: 401, returnMessage: 'TOKEN_EXPIRED', returnData: null });
+    });
+    const { api } = await client();
+    expect(await api.get('/my')).toBe('ok');
+    expect(calls).toEqual(['/my Bearer old', '/api/v1/auth/refresh ', '/my Bearer new']);
+    expect([local.getItem('accessToken'), local.getItem('refreshToken')]).toEqual(['new', 'r-new']);
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('when the refresh fails: clears the session and hard-redirects to /', async () => {
+    local.setItem('accessToken', 'old');
+    local.setItem('refreshToken', 'r-old');
+    local.setItem('userInfo', '{}');
+    let refreshes = 0;
+    vi.stubGlobal('fetch', async (url: string) => {
+      if (url.endsWith('/refresh')) refreshes += 1;
+      return envelope(401, { returnCode: 401, returnMessage: 'UNAUTHORIZED', returnData: null });
+    });
+    const { api } = await client();
+    await expect(api.get('/my')).rejects.toMatchObject({ status: 401 });
+    expect(refreshes).toBe(1);
+    expect([local.getItem('accessToken'), local.getItem('refreshToken'), local.getItem('userInfo')]).toEqual([
+      null,
+      null,
+      null,
+    ]);
+    expect(assign).toHaveBeenCalledWith('/');
+  });
+
+  it('a 401 without a stored token is just an error (visitors are not redirected)', async () => {
+    vi.stubGlobal('fetch', async () =>
+      envelope(401, { returnCode: 401, returnMessage: 'UNAUTHORIZED', returnData: null }),
+    );
+    const { api } = await client();
+    await expect(api.get('/my')).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(assign).not.toHaveBeenCalled();
+  });
+});
