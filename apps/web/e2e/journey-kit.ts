@@ -132,14 +132,20 @@ export async function http<T>(baseUrl: string, method: string, path: string, tok
   return body.returnData;
 }
 
-/** The newest SMS code sent to the phone (GET /dev/sms/outbox, DECISIONS §10). */
-export async function outboxCode(baseUrl: string, phoneE164: string): Promise<string> {
-  const r = await http<{ code: string }>(
-    baseUrl,
-    'GET',
-    `/dev/sms/outbox?phone=${encodeURIComponent(phoneE164)}`,
-  );
-  return r.code;
+/**
+ * The SMS code sent to the phone at or after `sentAfterMs` (GET /dev/sms/outbox, DECISIONS §10), polling
+ * until it is there: the screen may show its countdown before the send call has answered.
+ */
+export async function outboxCode(baseUrl: string, phoneE164: string, sentAfterMs: number): Promise<string> {
+  const path = `/dev/sms/outbox?phone=${encodeURIComponent(phoneE164)}`;
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const r = await http<{ code: string; sentAt: string }>(baseUrl, 'GET', path).catch(() => null);
+    // Whole-second slack for a database clock that rounds.
+    if (r && Date.parse(r.sentAt) >= sentAfterMs - 1000) return r.code;
+    await new Promise((res) => setTimeout(res, 200));
+  }
+  throw new Error(`no new SMS code for ${phoneE164}`);
 }
 
 let stepNo = 0;
@@ -174,9 +180,10 @@ export async function signupThroughUi(page: Page, baseUrl: string, m: NewMember,
   await page.getByLabel('Password', { exact: true }).fill(m.password);
   await page.getByLabel('Confirm password', { exact: true }).fill(m.password);
   await page.getByLabel('Phone number').fill(m.localPhone);
+  const sentAfter = Date.now();
   await page.getByTestId('send-code').click();
   await page.getByText('Verification code has been sent.').waitFor();
-  await page.getByLabel('Verification code').fill(await outboxCode(baseUrl, m.phoneE164));
+  await page.getByLabel('Verification code').fill(await outboxCode(baseUrl, m.phoneE164, sentAfter));
   await page.getByTestId('verify-code').click();
   await page.getByTestId('verify-code').getByText('Verified').waitFor();
   await step(page, `${who}-signup`);
