@@ -4,7 +4,7 @@ import { Navigate, Outlet, useLocation } from 'react-router';
 import { FullScreenLoader } from '../components/ui/FullScreenLoader';
 import { paths } from '../config/paths';
 import { useMe } from '../lib/me';
-import { useSession } from '../lib/session';
+import { clearStoredSession, useSession } from '../lib/session';
 
 /** Where the login guard sent the visitor from (carried in navigation state to /login). */
 export interface FromState {
@@ -19,6 +19,7 @@ export function RequireAuth() {
   const { t } = useTranslation();
   const location = useLocation();
   const token = useSession((s) => s.accessToken);
+  const loggedOut = useSession((s) => s.loggedOut);
   const me = useMe();
   const from: FromState = {
     from: {
@@ -30,9 +31,14 @@ export function RequireAuth() {
   };
 
   useEffect(() => {
-    if (me.isError) useSession.getState().clear();
+    if (me.isError) {
+      clearStoredSession();
+      useSession.setState({ accessToken: null });
+    }
   }, [me.isError]);
 
+  // Logging out on a guarded screen goes home (the router may still show this screen for a moment).
+  if (!token && loggedOut) return <Navigate to={paths.home.path} replace />;
   if (!token || me.isError) return <Navigate to={paths.login.path} replace state={from} />;
   if (!me.data) return <FullScreenLoader message={t('common:auth.checking')} />;
   return <Outlet />;

@@ -8,6 +8,8 @@ import { local, STORAGE_KEYS, session } from './storage';
  */
 interface SessionState {
   accessToken: string | null;
+  /** True after a deliberate logout in this page session: guarded screens then go home, not to /login. */
+  loggedOut: boolean;
   agreements: { service: boolean; privacy: boolean };
   isSignupCompleted: boolean;
   setTokens: (accessToken: string, refreshToken?: string) => void;
@@ -19,19 +21,20 @@ interface SessionState {
 
 export const useSession = create<SessionState>((set) => ({
   accessToken: local.get(STORAGE_KEYS.accessToken),
+  loggedOut: false,
   agreements: { service: false, privacy: false },
   isSignupCompleted: false,
   setTokens: (accessToken, refreshToken) => {
     local.set(STORAGE_KEYS.accessToken, accessToken);
     if (refreshToken) local.set(STORAGE_KEYS.refreshToken, refreshToken);
-    set({ accessToken });
+    set({ accessToken, loggedOut: false });
   },
   setAgreements: (agreements) => set({ agreements }),
   setSignupCompleted: (isSignupCompleted) => set({ isSignupCompleted }),
   resetSignup: () => set({ agreements: { service: false, privacy: false }, isSignupCompleted: false }),
   clear: () => {
     clearStoredSession();
-    set({ accessToken: null });
+    set({ accessToken: null, loggedOut: true });
   },
 }));
 

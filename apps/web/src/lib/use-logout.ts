@@ -9,9 +9,9 @@ export function useLogout(): () => Promise<void> {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   return useCallback(async () => {
-    // Leave the guarded screen first, else the login guard would send us to /login instead of home.
-    await navigate(paths.home.path, { replace: true });
+    // `loggedOut` makes the login guard of a guarded screen send us home as well, never to /login.
     useSession.getState().clear();
     queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'prices' && q.queryKey[0] !== 'best' });
+    await navigate(paths.home.path, { replace: true });
   }, [navigate, queryClient]);
 }
