@@ -112,9 +112,13 @@ export async function shootNow(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `kr-trade-${name}.png`), animations: 'disabled' });
 }
 
-/** Waits for a toast containing `text`. */
+/** Waits for a toast containing `text`, then dismisses it. */
 export async function expectToast(page: Page, text: string): Promise<void> {
-  await page.locator('.Toastify').getByText(text, { exact: false }).first().waitFor();
+  const toast = page.locator('.Toastify__toast').filter({ hasText: text }).first();
+  await toast.waitFor();
+  // A bottom-centre toast pauses while hovered and can sit over the next button: dismiss it (click closes).
+  await toast.click().catch(() => undefined);
+  await toast.waitFor({ state: 'detached' }).catch(() => undefined);
 }
 
 /** Asserts a decimal-string amount equals `expected` exactly (base units, never floats). */
