@@ -47,7 +47,7 @@ const guardedRoutes: RouteObject[] = [
 
 export const routes: RouteObject[] = [
   // Operator console (DECISIONS §1): its own lazy chunk and layout, outside the member column.
-  page('/ops/*', () => import('../features/ops/OpsApp')),
+  { ...page('/ops/*', () => import('../features/ops/OpsApp')), HydrateFallback: () => null },
   {
     element: <RootLayout />,
     // The first lazy page is loading: keep the empty column rather than a flash of anything.
