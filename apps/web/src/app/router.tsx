@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths } from '../config/paths';
-import { RequireAgreements, RequireAuth, RequireSignupCompleted } from './guards';
+import { RedirectIfAuthed, RequireAgreements, RequireAuth, RequireSignupCompleted } from './guards';
 import { RootLayout } from './RootLayout';
 
 type PageModule = Promise<{ default: ComponentType }>;
@@ -17,7 +17,10 @@ const publicRoutes: RouteObject[] = [
   page(paths.findId.path, () => import('../features/auth/pages/FindIdPage')),
   page(paths.findPw.path, () => import('../features/auth/pages/FindPwPage')),
   page(paths.contact.path, () => import('../features/auth/pages/ContactPage')),
-  page(paths.agreement.path, () => import('../features/auth/pages/AgreementPage')),
+  {
+    element: <RedirectIfAuthed />,
+    children: [page(paths.agreement.path, () => import('../features/auth/pages/AgreementPage'))],
+  },
   page(paths.verify.path, () => import('../features/trade/pages/VerifyPage')),
   {
     element: <RequireAgreements />,

@@ -12,7 +12,9 @@ import { errorText, fieldText } from '../../../lib/errors';
 import { requestSmsCode } from '../../../lib/sms-api';
 import { notify } from '../../../lib/toast';
 import { formatMmSs, useCountdown } from '../../../lib/use-countdown';
-import { findPhone, resetPassword, verifyResetCode } from '../api/password-reset';
+import { findPhone } from '../api/find-phone';
+import { resetPassword } from '../api/reset-password';
+import { verifyResetCode } from '../api/verify-reset-code';
 import s from '../auth.module.css';
 import { passwordError } from '../signup-rules';
 

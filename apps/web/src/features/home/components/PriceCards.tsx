@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { formatWon } from '../../../lib/format';
+import { notify } from '../../../lib/toast';
 import { usePrices } from '../api/get-prices';
 import s from '../home.module.css';
 
@@ -45,6 +46,10 @@ export function PriceCards() {
   const { t } = useTranslation('home');
   const prices = usePrices();
   const byCoin = new Map((prices.data?.prices ?? []).map((p) => [p.coin, p]));
+  const retry = async () => {
+    const r = await prices.refetch();
+    if (r.isError) notify.error(t('prices.loadFailed'));
+  };
 
   return (
     <section className={s.section} aria-labelledby="prices-title">
@@ -75,12 +80,7 @@ export function PriceCards() {
           style={{ marginTop: prices.data ? 8 : 0 }}
         >
           <span>{t('prices.error')}</span>
-          <Button
-            variant="outline"
-            size="small"
-            onClick={() => void prices.refetch()}
-            disabled={prices.isFetching}
-          >
+          <Button variant="outline" size="small" onClick={() => void retry()} disabled={prices.isFetching}>
             {t('common:actions.retry')}
           </Button>
         </div>
