@@ -142,6 +142,12 @@ export default function DepositPage() {
                 </dd>
               </div>
               <div className={s.fact}>
+                <dt>{t('ops:deposits.address')}</dt>
+                <dd>
+                  <Mono>{result.address}</Mono>
+                </dd>
+              </div>
+              <div className={s.fact}>
                 <dt>{t('ops:deposits.amount')}</dt>
                 <dd>
                   {result.amount} {result.coinCode}
