@@ -191,4 +191,38 @@ describe('identity screens against the real API (issue 4)', () => {
     await expect.poll(() => page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
     await context.close();
   });
+
+  it('resets a password in three steps (/findpw) and logs in with the new one', async () => {
+    const m = await signupViaApi(server);
+    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    await page.goto('/findpw');
+    await page.getByLabel('ID', { exact: true }).fill('nobody9999');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Please check the ID.').waitFor();
+
+    await page.getByLabel('ID', { exact: true }).fill(m.loginId);
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByTestId('findpw-step-code').waitFor();
+    // The phone is shown masked (DECISIONS §6).
+    expect(await page.getByLabel('Phone number').inputValue()).toBe(`+82 *******${m.phoneE164.slice(-4)}`);
+    await page.getByTestId('send-code').click();
+    await expect.poll(() => page.getByTestId('code-timer').textContent()).toMatch(/^00:(30|29|28)$/);
+    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByTestId('findpw-step-password').waitFor();
+
+    await page.getByLabel('New password').fill('newpass99!');
+    await page.getByLabel('Confirm password').fill('newpass98!');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Passwords do not match.').waitFor();
+    await page.getByLabel('Confirm password').fill('newpass99!');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await waitForPath(page, '/login');
+    await page.getByText('Password changed successfully.').waitFor();
+    await loginViaUi(page, { loginId: m.loginId, password: 'newpass99!' });
+    await waitForPath(page, '/');
+    await page.getByTestId('header-mypage').waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });
