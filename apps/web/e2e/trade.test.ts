@@ -292,4 +292,19 @@ describe('trade in the browser (issue 5)', () => {
     expectQty((await walletOf(server, buyer.token, 'BTC')).balance, '0.005');
     await server.t.assertLedger();
   });
+
+  it('screens without their navigation state go where SPEC §2 says', async () => {
+    const p = buyerPage;
+    await p.goto('/verify');
+    await expectToast(p, '잘못된 접근입니다.');
+    await p.waitForURL((u) => u.pathname === '/transaction');
+    await p.goto('/purchase');
+    await p.waitForURL((u) => u.pathname === '/transaction');
+    await p.goto('/request_successfully');
+    await p.waitForURL((u) => u.pathname === '/');
+    await p.goto('/proceed');
+    await p.waitForURL((u) => u.pathname === '/myinfo');
+    await p.goto('/view_details?id=999999&type=purchase');
+    await p.waitForURL((u) => u.pathname === '/myinfo');
+  });
 });

@@ -57,7 +57,7 @@ export default function ProceedPage() {
     <Page title={t('proceed.title')}>
       <Card className={s.form}>
         <h2 className={s.sectionTitle}>{t('proceed.heading')}</h2>
-        <p className={s.muted} style={{ margin: 0 }}>
+        <p className={s.muted} style={{ margin: '0 0 8px', wordBreak: 'keep-all' }}>
           {t('proceed.description')}
         </p>
         <TextField

@@ -81,7 +81,7 @@ export default function VerifyPage() {
     <Page title={t('verify.title')}>
       <Card className={s.form}>
         <h2 className={s.sectionTitle}>{t('verify.heading')}</h2>
-        <p className={s.muted} style={{ margin: 0 }}>
+        <p className={s.muted} style={{ margin: '0 0 8px', wordBreak: 'keep-all' }}>
           {t('verify.description')}
         </p>
         <TextField
