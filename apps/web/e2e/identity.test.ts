@@ -65,9 +65,15 @@ describe('identity screens against the real API (issue 4)', () => {
     await page.getByLabel('Confirm password', { exact: true }).fill(m.password);
 
     // Phone: the code comes from the development outbox; Verify -> Verified locks the phone.
-    await page.getByLabel('Phone number').fill(m.localPhone);
+    await page.getByLabel('Phone number').fill(`${m.localPhone}9`);
     await page.getByTestId('send-code').click();
-    await page.getByText('Verification code has been sent.').waitFor();
+    await page.getByText('Verification code has been sent.').first().waitFor();
+    await expect.poll(() => page.getByTestId('code-timer').textContent()).toMatch(/^0[12]:\d\d$/);
+    // Editing the phone drops the code: the countdown stops and Verify needs a new code.
+    await page.getByLabel('Phone number').fill(m.localPhone);
+    await expect.poll(() => page.getByTestId('code-timer').textContent()).toBe('');
+    expect(await page.getByTestId('verify-code').isDisabled()).toBe(true);
+    await page.getByTestId('send-code').click();
     await expect.poll(() => page.getByTestId('code-timer').textContent()).toMatch(/^0[12]:\d\d$/);
     await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164));
     await page.getByTestId('verify-code').click();
