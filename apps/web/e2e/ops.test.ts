@@ -314,6 +314,27 @@ describe('operator console', () => {
     await table.getByRole('cell', { name: 'Chargeback investigation', exact: true }).waitFor();
     await expect.poll(() => page.getByTestId('pager-info').textContent()).toContain('10 in all');
     await opsShot(page, 'audit-log');
+
+    // 12 more credits make 22 entries: page 1 holds 20, "Next" shows the two oldest, "Previous" returns.
+    const btc = await walletOf(server, seller.token, 'BTC');
+    for (let i = 0; i < 12; i++) {
+      await apiOk(server, 'POST', '/ops/api/v1/deposits', opsToken, {
+        coinCode: 'BTC',
+        address: btc.address,
+        amount: '0.001',
+        txid: `e2e-paging-${i}`,
+      });
+    }
+    await page.reload();
+    const rows = table.locator('tbody tr');
+    await expect.poll(() => page.getByTestId('pager-info').textContent()).toBe('Page 1 · 22 in all');
+    expect(await rows.count()).toBe(20);
+    await page.getByTestId('pager-next').click();
+    await expect.poll(() => page.getByTestId('pager-info').textContent()).toBe('Page 2 · 22 in all');
+    await expect.poll(() => rows.count()).toBe(2);
+    await table.getByText('e2e-btc-deposit-1', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect.poll(() => rows.count()).toBe(20);
   });
 
   it('runs the ledger check: clean', async () => {
