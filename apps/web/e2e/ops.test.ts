@@ -14,7 +14,6 @@ import {
   newPage,
   OPERATOR,
   opsShot,
-  PHONE,
   startOpsServer,
   verifyPurchasePhone,
   walletOf,
@@ -347,73 +346,5 @@ describe('operator console', () => {
     await opsShot(page, 'ledger');
     await server.t.assertLedger();
     expect(errors).toEqual([]);
-  });
-
-  it('stays out of the landing page: its chunk loads only under /ops', async () => {
-    const fresh = await newPage(browser, server.baseUrl);
-    const scripts: string[] = [];
-    const warnings: string[] = [];
-    fresh.page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
-    fresh.page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
-    try {
-      await fresh.page.goto('/');
-      await fresh.page.waitForLoadState('networkidle');
-      expect(scripts.length).toBeGreaterThan(0);
-      expect(scripts.filter((u) => /OpsApp/.test(u))).toEqual([]);
-      await fresh.page.goto('/ops/login');
-      await fresh.page.getByTestId('ops-login-submit').waitFor();
-      expect(scripts.filter((u) => /OpsApp/.test(u))).toHaveLength(1);
-      expect(warnings.filter((w) => /HydrateFallback/.test(w))).toEqual([]);
-      expect(fresh.errors).toEqual([]);
-    } finally {
-      await fresh.context.close();
-    }
-  });
-
-  it('refreshes an expired operator token once, and logs out without touching the member session', async () => {
-    await page.evaluate(() => window.sessionStorage.setItem('opsAccessToken', 'expired.or.forged'));
-    await page.goto('/ops/members');
-    await page.getByTestId(`member-row-${seller.loginId}`).waitFor();
-    const renewed = await page.evaluate(() => window.sessionStorage.getItem('opsAccessToken'));
-    expect(renewed).not.toBe('expired.or.forged');
-    expect(renewed).toBeTruthy();
-
-    await page.getByTestId('ops-logout').click();
-    await waitForPath(page, '/ops/login');
-    const left = await page.evaluate(() => ({
-      access: window.sessionStorage.getItem('opsAccessToken'),
-      refresh: window.sessionStorage.getItem('opsRefreshToken'),
-      member: window.localStorage.getItem('accessToken'),
-    }));
-    expect(left).toEqual({ access: null, refresh: null, member: seller.token });
-    await page.goto('/ops/ledger');
-    await waitForPath(page, '/ops/login');
-  });
-
-  it('is usable on a phone: top navigation, tables scroll inside their frame', async () => {
-    const phone = await newPage(browser, server.baseUrl, PHONE);
-    try {
-      await consoleLogin(phone.page, OPERATOR);
-      await waitForPath(phone.page, '/ops');
-      await phone.page.goto('/ops/withdrawals?status=COMPLETED');
-      await phone.page.getByTestId('ops-withdrawals').locator('tbody tr').first().waitFor();
-      const overflow = await phone.page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(overflow).toBe(0);
-      await phone.page.getByTestId('ops-nav-ledger').waitFor();
-      await opsShot(phone.page, 'phone-withdrawals');
-      await phone.page.goto('/ops');
-      await opsShot(phone.page, 'phone-overview');
-      // The console speaks the app's languages too.
-      await phone.page.getByTestId('language-button').click();
-      await phone.page.getByTestId('language-kr').click();
-      await phone.page.getByText('운영자 콘솔').first().waitFor();
-      await phone.page.getByTestId('summary-pendingListings').getByText('심사할 판매 등록').waitFor();
-      await opsShot(phone.page, 'phone-overview-kr');
-      expect(phone.errors).toEqual([]);
-    } finally {
-      await phone.context.close();
-    }
   });
 });

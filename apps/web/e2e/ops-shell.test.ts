@@ -1,0 +1,132 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ApiMember,
+  apiLogin,
+  apiMember,
+  apiOk,
+  apiWallet,
+  consoleLogin,
+  newPage,
+  OPERATOR,
+  opsShot,
+  PHONE,
+  startOpsServer,
+} from './ops-kit.ts';
+import { launchBrowser } from './support/browser.ts';
+import { waitForPath } from './support/flows.ts';
+import type { E2EServer } from './support/server.ts';
+
+/**
+ * The operator console as a part of the web app: its own chunk (never loaded by the landing page), its
+ * own session beside a member's (token refresh, logout), its languages, and its layout on a phone.
+ */
+describe('operator console in the web app', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  let member: ApiMember;
+
+  beforeAll(async () => {
+    server = await startOpsServer();
+    browser = await launchBrowser();
+    member = await apiMember(server);
+    // One pending external withdrawal, so that a wide table has a row on the phone.
+    const opsToken = await apiLogin(server, OPERATOR.loginId, OPERATOR.password);
+    const wallet = await apiWallet(server, member.token, 'BTC');
+    await apiOk(server, 'POST', '/ops/api/v1/deposits', opsToken, {
+      coinCode: 'BTC',
+      address: wallet.address,
+      amount: '1',
+      txid: 'shell-deposit-1',
+    });
+    await apiOk(server, 'POST', '/transfer/request', member.token, {
+      fromWalletId: wallet.id,
+      destType: 'EXTERNAL',
+      amount: '0.25',
+      destExternalAddress: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+    });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('stays out of the landing page: its chunk loads only under /ops', async () => {
+    const fresh = await newPage(browser, server.baseUrl);
+    const scripts: string[] = [];
+    const warnings: string[] = [];
+    fresh.page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    fresh.page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    try {
+      await fresh.page.goto('/');
+      await fresh.page.waitForLoadState('networkidle');
+      expect(scripts.length).toBeGreaterThan(0);
+      expect(scripts.filter((u) => /OpsApp/.test(u))).toEqual([]);
+      await fresh.page.goto('/ops/login');
+      await fresh.page.getByTestId('ops-login-submit').waitFor();
+      expect(scripts.filter((u) => /OpsApp/.test(u))).toHaveLength(1);
+      expect(warnings.filter((w) => /HydrateFallback/.test(w))).toEqual([]);
+      expect(fresh.errors).toEqual([]);
+    } finally {
+      await fresh.context.close();
+    }
+  });
+
+  it('refreshes an expired operator token once, and logs out without touching the member session', async () => {
+    const { context, page, errors } = await newPage(browser, server.baseUrl);
+    try {
+      await page.goto('/');
+      await page.evaluate((token) => window.localStorage.setItem('accessToken', token), member.token);
+      await consoleLogin(page, OPERATOR);
+      await waitForPath(page, '/ops');
+      await page.evaluate(() => window.sessionStorage.setItem('opsAccessToken', 'expired.or.forged'));
+      await page.goto('/ops/members');
+      await page.getByTestId(`member-row-${member.loginId}`).waitFor();
+      const renewed = await page.evaluate(() => window.sessionStorage.getItem('opsAccessToken'));
+      expect(renewed).not.toBe('expired.or.forged');
+      expect(renewed).toBeTruthy();
+
+      await page.getByTestId('ops-logout').click();
+      await waitForPath(page, '/ops/login');
+      const left = await page.evaluate(() => ({
+        access: window.sessionStorage.getItem('opsAccessToken'),
+        refresh: window.sessionStorage.getItem('opsRefreshToken'),
+        member: window.localStorage.getItem('accessToken'),
+      }));
+      expect(left).toEqual({ access: null, refresh: null, member: member.token });
+      await page.goto('/ops/ledger');
+      await waitForPath(page, '/ops/login');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('is usable on a phone: top navigation, wide tables scroll inside their frame, Korean texts', async () => {
+    const { context, page, errors } = await newPage(browser, server.baseUrl, PHONE);
+    try {
+      await consoleLogin(page, OPERATOR);
+      await waitForPath(page, '/ops');
+      await page.getByTestId('ops-nav-withdrawals').click();
+      await waitForPath(page, '/ops/withdrawals');
+      await page.locator('[data-testid^="send-"]').first().waitFor();
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBe(0);
+      await opsShot(page, 'phone-withdrawals');
+      await page.getByTestId('ops-nav-root').click();
+      await waitForPath(page, '/ops');
+      await opsShot(page, 'phone-overview');
+      await page.getByTestId('language-button').click();
+      await page.getByTestId('language-kr').click();
+      await page.getByText('운영자 콘솔').first().waitFor();
+      await page.getByTestId('summary-pendingWithdrawals').getByText('전송할 출금').waitFor();
+      await opsShot(page, 'phone-overview-kr');
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
