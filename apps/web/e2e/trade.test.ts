@@ -303,6 +303,7 @@ describe('trade in the browser (issue 5)', () => {
     await p.goto('/request_successfully');
     await p.waitForURL((u) => u.pathname === '/');
     await p.goto('/proceed');
+    await expectToast(p, '주문 정보가 없습니다.');
     await p.waitForURL((u) => u.pathname === '/myinfo');
     await p.goto('/view_details?id=999999&type=purchase');
     await p.waitForURL((u) => u.pathname === '/myinfo');

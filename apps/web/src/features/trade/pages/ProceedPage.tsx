@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
@@ -21,7 +21,7 @@ function orderIdOf(state: unknown): number | null {
 
 /**
  * /proceed (SPEC §2, §5 "Proceed"): the seller enters the TxID of the coins sent (trimmed, required) and
- * completes the order. Needs the order id from /view_details, else redirects to /myinfo.
+ * completes the order. Needs the order id from /view_details, else 주문 정보가 없습니다. and /myinfo.
  */
 export default function ProceedPage() {
   const { t } = useTranslation('trade');
@@ -31,7 +31,14 @@ export default function ProceedPage() {
   const [txid, setTxid] = useState('');
   const [touched, setTouched] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-  if (orderId === null) return <Navigate to={paths.myInfo.path} replace />;
+  const warned = useRef(false);
+  useEffect(() => {
+    if (orderId !== null || warned.current) return;
+    warned.current = true;
+    notify.error(t('proceed.missingOrder'));
+    navigate(paths.myInfo.path, { replace: true });
+  }, [orderId, navigate, t]);
+  if (orderId === null) return null;
 
   const error = touched ? txidError(txid) : undefined;
   const submit = async () => {
