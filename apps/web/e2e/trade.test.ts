@@ -293,6 +293,27 @@ describe('trade in the browser (issue 5)', () => {
     await server.t.assertLedger();
   });
 
+  it('the seller cancels the listing from sell registrations (close); the rest returns to the wallet', async () => {
+    const s = sellerPage;
+    await s.goto('/myinfo');
+    await s.getByTestId('tab-sellRegister').click();
+    await s.getByTestId('history-detail').first().click();
+    await s.getByTestId('detail-cancel').click();
+    await s.getByTestId('confirm-modal').getByText('거래를 취소하시겠습니까?').waitFor();
+    await s.getByTestId('confirm-yes').click();
+    await expectToast(s, '판매등록이 취소되었습니다.');
+    await s.waitForURL((u) => u.pathname === '/myinfo');
+    await s.getByTestId('tab-sellRegister').click();
+    await expect
+      .poll(() => s.getByTestId('history-sell-register').first().getAttribute('data-status'))
+      .toBe('CLOSED');
+    expect(await s.getByTestId('status-badge').first().textContent()).toBe('판매종료');
+    const w = await walletOf(server, seller.token, 'BTC');
+    expectQty(w.escrowBalance, '0');
+    expectQty(w.balance, '0.995');
+    await server.t.assertLedger();
+  });
+
   it('screens without their navigation state go where SPEC §2 says', async () => {
     const p = buyerPage;
     await p.goto('/verify');
