@@ -1,2 +1,3 @@
 /** The wallet feature's public surface for other features (my page wallet tab, purchase, sell). */
-export { useCreateWallet, useWallets, walletsQueryKey } from './api/wallets';
+export { useCreateWallet } from './api/create-wallet';
+export { useWallets, walletsQueryKey } from './api/get-wallets';

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { formatQty, formatWon } from '../../../lib/format';
-import { useSellHistory } from '../api/history';
+import { useSellHistory } from '../api/get-sell-history';
 import { HistoryItem } from '../components/HistoryItem';
 
 /** The /myinfo sell history tab (SPEC §2): buy orders on the member's listings, infinite scroll. */

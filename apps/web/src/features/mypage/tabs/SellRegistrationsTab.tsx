@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
-import { useSellRegistrations } from '../api/history';
+import { useSellRegistrations } from '../api/get-sell-registrations';
 import { HistoryItem } from '../components/HistoryItem';
 
 /** The /myinfo sell registrations tab (SPEC §2): the member's listings in every status, infinite scroll. */

@@ -8,7 +8,7 @@ import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { notify } from '../../../lib/toast';
-import { completeBuyOrder } from '../api/orders';
+import { completeBuyOrder } from '../api/complete-buy-order';
 import { tradeErrorText } from '../error-text';
 import { canSubmitProceed, normalizeTxid, txidError } from '../proceed-rules';
 import s from '../trade.module.css';

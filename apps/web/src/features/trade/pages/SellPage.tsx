@@ -15,7 +15,7 @@ import { BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks'
 import { useMe } from '../../../lib/me';
 import { notify } from '../../../lib/toast';
 import { useCreateWallet, useWallets } from '../../wallet';
-import { useCreateListing } from '../api/listings';
+import { useCreateListing } from '../api/create-listing';
 import { tradeErrorText } from '../error-text';
 import { countryKey } from '../purchase-rules';
 import { parsePrice, sanitizeAccountNo, sanitizePrice, sanitizeSellQty, sellFormError } from '../sell-rules';

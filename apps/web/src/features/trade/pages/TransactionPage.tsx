@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/Button';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { paths } from '../../../config/paths';
-import { useTradeListings } from '../api/listings';
+import { useTradeListings } from '../api/get-trade-listings';
 import { ListingCard, type PurchaseType } from '../components/ListingCard';
 import s from '../trade.module.css';
 

@@ -15,7 +15,7 @@ import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
 import { formatMmSs } from '../../../lib/use-countdown';
 import { usePhoneVerification } from '../../../lib/use-phone-verification';
-import { createBuyOrder } from '../api/orders';
+import { createBuyOrder } from '../api/create-buy-order';
 import { tradeErrorText } from '../error-text';
 import s from '../trade.module.css';
 import { type ReceiptState, verifyStateOf } from '../trade-state';

@@ -9,7 +9,8 @@ import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { paths } from '../../../config/paths';
 import { notify } from '../../../lib/toast';
 import { tradeErrorText } from '../../trade';
-import { useCreateWallet, useWallets } from '../api/wallets';
+import { useCreateWallet } from '../api/create-wallet';
+import { useWallets } from '../api/get-wallets';
 import w from '../wallet.module.css';
 
 /** /create_wallet (SPEC §2, §5): choose one of the coins without a wallet yet and create it. */

@@ -8,7 +8,7 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { paths } from '../../../config/paths';
 import { notify } from '../../../lib/toast';
-import { useWallets } from '../api/wallets';
+import { useWallets } from '../api/get-wallets';
 import w from '../wallet.module.css';
 import { pickWallet, walletIdOf } from '../wallet-state';
 

@@ -1,0 +1,20 @@
+import type { SellListingCreateBody, SellListingDetail } from '@p2p/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** POST /api/v1/sell-listings: escrows maxQty; 409 DUPLICATE_SELLER, 422 INSUFFICIENT_BALANCE (DECISIONS §4). */
+export function createListing(body: SellListingCreateBody) {
+  return api.post<SellListingDetail>('/api/v1/sell-listings', body);
+}
+
+/** Creates a listing and refreshes the wallets (escrow moved) and the member's registrations. */
+export function useCreateListing() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: createListing,
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['wallets'] });
+      void qc.invalidateQueries({ queryKey: ['my-sell'] });
+    },
+  });
+}

@@ -1,0 +1,28 @@
+import type { Coin, ListingSort, TradeListing } from '@p2p/contract';
+import { LIMITS } from '@p2p/contract/limits.ts';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** A page of a keyset list (SPEC §3 "List responses"). */
+export interface Page<T> {
+  list: T[];
+  nextCursor: string | null;
+  totalCount: number;
+}
+
+/** GET /api/v1/sell-listings (SPEC §7): 20 per page, opaque cursor, coin filter (all = none), sort. */
+export function getTradeListings(coin: Coin | 'all', sort: ListingSort, cursor?: string) {
+  return api.get<Page<TradeListing>>('/api/v1/sell-listings', {
+    query: { size: LIMITS.listPageSize, cursor, coin: coin === 'all' ? undefined : coin, sort },
+  });
+}
+
+/** The trade list as an infinite query; the next page param is the server's nextCursor. */
+export function useTradeListings(coin: Coin | 'all', sort: ListingSort) {
+  return useInfiniteQuery({
+    queryKey: ['trade-listings', coin, sort],
+    queryFn: ({ pageParam }) => getTradeListings(coin, sort, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
