@@ -20,7 +20,7 @@ export function ReservePicker({ date, time, onDate, onTime }: Props) {
   const slots = useMemo(() => (date ? reserveTimeSlots(date, Date.now()) : []), [date]);
   const dateError = date && !isReserveDateValid(date, now) ? t('common:fields.DATE_INVALID') : undefined;
   return (
-    <div className={`${s.row2} ${s.selectLive}`}>
+    <div className={s.row2}>
       <TextField
         label={t('purchase.reserveDate')}
         type="date"

@@ -170,7 +170,7 @@ export default function SellPage() {
           <KeyValue label={t('receipt.phone')}>{me?.phoneE164 ? formatPhone(me.phoneE164) : ''}</KeyValue>
         </KeyValueList>
       </Card>
-      <Card className={`${s.form} ${s.selectLive}`}>
+      <Card className={s.form}>
         <h2 className={s.sectionTitle}>{t('sell.account')}</h2>
         <SelectField
           label={t('receipt.bank')}
