@@ -2,15 +2,20 @@ import { LIMITS } from '@p2p/contract/limits.ts';
 import { type ReactNode, useEffect, useRef } from 'react';
 import w from './widgets.module.css';
 
-interface Props<T> {
-  items: T[];
-  renderItem: (item: T) => ReactNode;
-  keyOf: (item: T) => string | number;
+/** What the list needs of a TanStack infinite query over list pages (SPEC §3 "List responses"). */
+export interface InfinitePages<T> {
+  data?: { pages: { list: T[] }[] };
   hasNextPage: boolean;
   isFetching: boolean;
   isPending: boolean;
   isError: boolean;
   fetchNextPage: () => unknown;
+}
+
+interface Props<T> {
+  query: InfinitePages<T>;
+  renderItem: (item: T) => ReactNode;
+  keyOf: (item: T) => string | number;
   texts: { empty: string; loading: string; end: string; error: string };
   testId?: string;
 }
@@ -25,7 +30,7 @@ export function InfiniteList<T>(p: Props<T>) {
 
   useEffect(() => {
     const check = () => {
-      const { hasNextPage, isFetching, fetchNextPage } = latest.current;
+      const { hasNextPage, isFetching, fetchNextPage } = latest.current.query;
       if (!hasNextPage || isFetching) return;
       const doc = document.documentElement;
       const fromBottom = doc.scrollHeight - (window.scrollY + window.innerHeight);
@@ -42,16 +47,18 @@ export function InfiniteList<T>(p: Props<T>) {
     };
   });
 
+  const q = p.query;
+  const items = q.data?.pages.flatMap((page) => page.list) ?? [];
   let status: string;
-  if (p.isPending || p.isFetching) status = p.texts.loading;
-  else if (p.isError) status = p.texts.error;
-  else if (p.items.length === 0) status = p.texts.empty;
-  else if (!p.hasNextPage) status = p.texts.end;
+  if (q.isPending || q.isFetching) status = p.texts.loading;
+  else if (q.isError) status = p.texts.error;
+  else if (items.length === 0) status = p.texts.empty;
+  else if (!q.hasNextPage) status = p.texts.end;
   else status = '';
 
   return (
     <div className={w.list} data-testid={p.testId}>
-      {p.items.map((item) => (
+      {items.map((item) => (
         <div key={p.keyOf(item)}>{p.renderItem(item)}</div>
       ))}
       <div className={w.listStatus} role="status" data-testid={p.testId ? `${p.testId}-status` : undefined}>

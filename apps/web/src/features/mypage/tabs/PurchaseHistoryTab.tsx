@@ -8,10 +8,9 @@ import { HistoryItem } from '../components/HistoryItem';
 export function PurchaseHistoryTab() {
   const { t } = useTranslation('mypage');
   const q = usePurchaseHistory();
-  const items = q.data?.pages.flatMap((p) => p.list) ?? [];
   return (
     <InfiniteList
-      items={items}
+      query={q}
       keyOf={(o) => o.orderId}
       renderItem={(o) => (
         <HistoryItem
@@ -28,11 +27,6 @@ export function PurchaseHistoryTab() {
           ]}
         />
       )}
-      hasNextPage={q.hasNextPage}
-      isFetching={q.isFetching}
-      isPending={q.isPending}
-      isError={q.isError}
-      fetchNextPage={q.fetchNextPage}
       texts={{
         empty: t('history.emptyPurchase'),
         loading: t('trade:list.loading'),

@@ -8,10 +8,9 @@ import { HistoryItem } from '../components/HistoryItem';
 export function SellRegistrationsTab() {
   const { t } = useTranslation('mypage');
   const q = useSellRegistrations();
-  const items = q.data?.pages.flatMap((p) => p.list) ?? [];
   return (
     <InfiniteList
-      items={items}
+      query={q}
       keyOf={(l) => l.listingId}
       renderItem={(l) => (
         <HistoryItem
@@ -29,11 +28,6 @@ export function SellRegistrationsTab() {
           ]}
         />
       )}
-      hasNextPage={q.hasNextPage}
-      isFetching={q.isFetching}
-      isPending={q.isPending}
-      isError={q.isError}
-      fetchNextPage={q.fetchNextPage}
       texts={{
         empty: t('history.emptySellRegister'),
         loading: t('trade:list.loading'),

@@ -24,7 +24,6 @@ export default function TransactionPage() {
   const [coin, setCoin] = useState<CoinTab>('all');
   const [sort, setSort] = useState<ListingSort>('CREATED_DESC');
   const q = useTradeListings(coin, sort);
-  const items = q.data?.pages.flatMap((p) => p.list) ?? [];
   const total = q.data?.pages[0]?.totalCount ?? 0;
 
   const buy = (listing: TradeListing, purchaseType: PurchaseType) =>
@@ -64,14 +63,9 @@ export default function TransactionPage() {
         </select>
       </div>
       <InfiniteList
-        items={items}
+        query={q}
         keyOf={(l) => l.listingId}
         renderItem={(l) => <ListingCard listing={l} onBuy={(type) => buy(l, type)} />}
-        hasNextPage={q.hasNextPage}
-        isFetching={q.isFetching}
-        isPending={q.isPending}
-        isError={q.isError}
-        fetchNextPage={q.fetchNextPage}
         texts={{
           empty: t('list.empty'),
           loading: t('list.loading'),

@@ -43,7 +43,6 @@ export default function WalletPage() {
   const wallet = pickWallet(wallets.data, id);
   const transfers = useTransfers(wallet?.id);
   if (id === null || (wallets.isSuccess && !wallet)) return <Navigate to={paths.myInfo.path} replace />;
-  const items = transfers.data?.pages.flatMap((p) => p.list) ?? [];
   return (
     <Page title={t('detail.title')}>
       {wallet && <WalletSummary wallet={wallet} />}
@@ -67,14 +66,9 @@ export default function WalletPage() {
       )}
       <h2 className={w.sectionTitle}>{t('detail.history')}</h2>
       <InfiniteList
-        items={items}
+        query={transfers}
         keyOf={(x) => `${x.type}-${x.transferId}`}
         renderItem={(x) => <TransferRow tr={x} />}
-        hasNextPage={transfers.hasNextPage}
-        isFetching={transfers.isFetching}
-        isPending={transfers.isPending}
-        isError={transfers.isError}
-        fetchNextPage={transfers.fetchNextPage}
         texts={{
           empty: t('detail.empty'),
           loading: t('trade:list.loading'),
