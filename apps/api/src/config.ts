@@ -46,6 +46,7 @@ const schema = z.object({
   SMS_PER_PHONE_PER_HOUR: int(10),
   SMS_PER_IP_PER_HOUR: int(30),
   LOGIN_MAX_ATTEMPTS: int(10),
+  LOOKUP_PER_IP_PER_HOUR: int(300),
   LOGIN_WINDOW_SEC: int(900),
   CORS_ORIGIN: z.string().default('http://localhost:5173'),
   TRUST_PROXY: bool.default(false),
@@ -78,6 +79,8 @@ export interface Config {
     perIpPerHour: number;
   };
   login: { maxAttempts: number; windowSec: number };
+  /** check-id, check-nickname and find-phone calls per IP per hour (account enumeration). */
+  lookupPerIpPerHour: number;
   prices: {
     provider: 'coingecko' | 'upbit' | 'static';
     file: string | undefined;
@@ -134,6 +137,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perIpPerHour: e.SMS_PER_IP_PER_HOUR,
     },
     login: { maxAttempts: e.LOGIN_MAX_ATTEMPTS, windowSec: e.LOGIN_WINDOW_SEC },
+    lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
     prices: { provider: e.PRICE_PROVIDER, file: e.PRICE_FILE, upstreamUrl: e.PRICE_UPSTREAM_URL },
     chain: {
       network: e.CHAIN_NETWORK,

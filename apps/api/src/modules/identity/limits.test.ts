@@ -75,6 +75,28 @@ describe('SMS limits (DECISIONS §6)', () => {
   });
 });
 
+describe('account lookups per IP', () => {
+  it('check-id, check-nickname and find-phone share one per-IP budget', async () => {
+    const t = await app({ LOOKUP_PER_IP_PER_HOUR: '3' });
+    const ip = '10.5.0.1';
+    expect(
+      (await t.call('POST', '/api/v1/members/check-id', { body: { loginId: 'lookup1' }, ip })).status,
+    ).toBe(200);
+    expect(
+      (await t.call('POST', '/api/v1/members/check-nickname', { body: { nickname: 'lookup1' }, ip })).status,
+    ).toBe(200);
+    expect((await t.call('POST', '/api/v1/auth/find-phone', { body: { id: 'nobody1' }, ip })).status).toBe(
+      404,
+    );
+    expectLimited(await t.call('POST', '/api/v1/members/check-id', { body: { loginId: 'lookup2' }, ip }));
+    expectLimited(await t.call('POST', '/api/v1/auth/find-phone', { body: { id: 'nobody1' }, ip }));
+    expect(
+      (await t.call('POST', '/api/v1/members/check-id', { body: { loginId: 'lookup2' }, ip: '10.5.0.2' }))
+        .status,
+    ).toBe(200);
+  });
+});
+
 describe('login attempts per loginId + IP', () => {
   it('limits failed attempts, not other IPs, and a success clears them', async () => {
     const t = countApp;

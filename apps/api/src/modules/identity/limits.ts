@@ -29,6 +29,8 @@ export interface IdentityLimits {
   smsPerPhone: Limit;
   smsPerIp: Limit;
   login: Limit;
+  /** check-id, check-nickname and find-phone per IP: they tell whether an account exists. */
+  lookupPerIp: Limit;
 }
 
 const DISABLED: Limit = { consume: async () => undefined, reset: async () => undefined };
@@ -85,6 +87,11 @@ export function createIdentityLimits(config: Config, redis: Redis | null, prefix
     smsPerIp: makeLimit({ name: 'sms-ip', points: s.perIpPerHour, durationSec: 3600 }, redis, prefix),
     login: makeLimit(
       { name: 'login', points: config.login.maxAttempts, durationSec: config.login.windowSec },
+      redis,
+      prefix,
+    ),
+    lookupPerIp: makeLimit(
+      { name: 'lookup-ip', points: config.lookupPerIpPerHour, durationSec: 3600 },
       redis,
       prefix,
     ),

@@ -52,7 +52,10 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
   app.post(
     '/api/v1/auth/find-phone',
     { schema: { tags: ['auth'], body: FindPhoneBody, response: okResponse(FindPhoneOut) } },
-    async (request) => ok(await findPhone(db, request.body.id)),
+    async (request) => {
+      await limits.lookupPerIp.consume(request.ip);
+      return ok(await findPhone(db, request.body.id));
+    },
   );
 
   // SPEC §3: resetTicket and expiresInSec at the top level as well as inside returnData.
@@ -84,13 +87,19 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
   app.post(
     '/api/v1/members/check-id',
     { schema: { tags: ['members'], body: CheckIdBody, response: okResponse(AvailabilityOut) } },
-    async (request) => ok({ available: await loginIdAvailable(db, request.body.loginId) }),
+    async (request) => {
+      await limits.lookupPerIp.consume(request.ip);
+      return ok({ available: await loginIdAvailable(db, request.body.loginId) });
+    },
   );
 
   app.post(
     '/api/v1/members/check-nickname',
     { schema: { tags: ['members'], body: CheckNicknameBody, response: okResponse(AvailabilityOut) } },
-    async (request) => ok({ available: await nicknameAvailable(db, request.body.nickname) }),
+    async (request) => {
+      await limits.lookupPerIp.consume(request.ip);
+      return ok({ available: await nicknameAvailable(db, request.body.nickname) });
+    },
   );
 
   // The guard runs onRequest, before body validation: a visitor gets 401, never a field list.

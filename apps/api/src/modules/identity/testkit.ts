@@ -8,6 +8,7 @@ export const RELAXED_LIMITS: Record<string, string> = {
   SMS_PER_PHONE_PER_HOUR: '1000',
   SMS_PER_IP_PER_HOUR: '1000',
   LOGIN_MAX_ATTEMPTS: '1000',
+  LOOKUP_PER_IP_PER_HOUR: '1000',
 };
 
 /** A random Korean mobile number in E.164. */
