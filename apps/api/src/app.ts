@@ -36,6 +36,8 @@ export interface BuildOptions {
   skipStartupTasks?: boolean;
   /** Serve the built web app when present (default true). */
   serveWeb?: boolean;
+  /** Where the log goes instead of stdout (tests read it to prove what never gets logged). */
+  logStream?: NodeJS.WritableStream;
 }
 
 /**
@@ -55,6 +57,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
       redact: {
         paths: [
           'req.headers.authorization',
