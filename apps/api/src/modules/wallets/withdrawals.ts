@@ -107,8 +107,9 @@ type Decision = { kind: 'complete'; txid: string } | { kind: 'reject'; reason: s
 
 /**
  * Marks a PENDING external withdrawal sent (withdrawal_pending -> chain, txid stored) or rejects it
- * (withdrawal_pending -> available of refund_member_id ?? member_id, the fee back too), with the audit
- * record in the same transaction (DECISIONS §5, §8). Buy-order deliveries are such rows as well.
+ * (withdrawal_pending -> available of refund_member_id ?? member_id, the withdrawal fee back too; a buy
+ * order's trade fee stays in fees), with the audit record in the same transaction (DECISIONS §3, §5, §8).
+ * Buy-order deliveries are such rows as well.
  * Errors: 404 NOT_FOUND, 409 INVALID_STATE when the withdrawal is no longer PENDING.
  */
 export async function decideWithdrawal(
@@ -130,7 +131,8 @@ export async function decideWithdrawal(
     if (w.status !== 'PENDING') throw new AppError('INVALID_STATE');
     const coin: Coin = w.coin;
     const units = toUnits(qty(w.amount));
-    const fee = toUnits(qty(w.fee));
+    // a buy order delivery's fee is the trade fee, earned by the completed trade: the reject keeps it
+    const fee = w.buy_order_id === null ? toUnits(qty(w.fee)) : 0n;
     const refundTo = w.refund_member_id ?? w.member_id;
     if (decision.kind === 'complete') {
       await post(tx, {
