@@ -7,6 +7,8 @@ import type { AccessTokens } from './tokens.ts';
 export interface AuthContext {
   memberId: number;
   role: Role;
+  /** The session (refresh-token family) of the access token, if any. */
+  sid?: string;
 }
 
 declare module 'fastify' {
@@ -31,7 +33,7 @@ export function createGuards(db: Db, tokens: AccessTokens) {
       .executeTakeFirst();
     if (!member) throw new AppError('UNAUTHORIZED');
     if (member.status === 'SUSPENDED') throw new AppError('MEMBER_SUSPENDED');
-    request.auth = { memberId: member.id, role: member.role };
+    request.auth = { memberId: member.id, role: member.role, ...(claims.sid ? { sid: claims.sid } : {}) };
     return request.auth;
   }
 

@@ -9,6 +9,8 @@ import { AppError } from './errors.ts';
 export interface AccessClaims {
   memberId: number;
   role: Role;
+  /** The refresh-token family (session) the token was issued for, when there is one. */
+  sid?: string;
 }
 
 /** Signs and verifies access tokens: HS256 JWTs, `accessTokenTtlSec` long (DECISIONS §6). */
@@ -37,8 +39,8 @@ export function resolveJwtSecret(config: Config): Uint8Array {
 
 export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTokens {
   return {
-    async sign({ memberId, role }) {
-      return new SignJWT({ role })
+    async sign({ memberId, role, sid }) {
+      return new SignJWT(sid ? { role, sid } : { role })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(memberId))
         .setIssuedAt()
@@ -54,7 +56,7 @@ export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTo
         if (!Number.isSafeInteger(memberId) || (role !== 'MEMBER' && role !== 'OPERATOR')) {
           throw new AppError('UNAUTHORIZED');
         }
-        return { memberId, role };
+        return typeof payload.sid === 'string' ? { memberId, role, sid: payload.sid } : { memberId, role };
       } catch (err) {
         if (err instanceof errors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
         throw new AppError('UNAUTHORIZED');

@@ -1,8 +1,10 @@
 import { LIMITS, type ModifyBody, type Profile, type SignupBody } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
+import { inTx } from '../../db/tx.ts';
 import { AppError, pgCode, pgConstraint } from '../../http/errors.ts';
 import { hashPassword } from './password.ts';
+import { revokeAllRefreshTokens } from './session.ts';
 import { phoneVerifiedWithin } from './verification.ts';
 
 // Availability is decided by these unique indexes (001_core.sql, 002_identity.sql), so a race between two
@@ -101,9 +103,15 @@ export async function getProfile(db: Db, memberId: number): Promise<Profile> {
 /**
  * PUT /my (SPEC §5 Modify): nickname (rules + uniqueness), optional new password ('' = unchanged), phone
  * (a changed phone must have a 'member' verification within 10 minutes), bank name and digits-only account
- * number. Throws PHONE_NOT_VERIFIED, NICKNAME_TAKEN, PHONE_TAKEN.
+ * number. A new password signs out every other session (their refresh tokens are revoked; `sid`, the
+ * caller's session, stays). Throws PHONE_NOT_VERIFIED, NICKNAME_TAKEN, PHONE_TAKEN.
  */
-export async function modifyProfile(db: Db, memberId: number, body: ModifyBody): Promise<Profile> {
+export async function modifyProfile(
+  db: Db,
+  memberId: number,
+  body: ModifyBody,
+  sid?: string,
+): Promise<Profile> {
   const current = await db
     .selectFrom('members')
     .select(['phone_e164'])
@@ -118,19 +126,22 @@ export async function modifyProfile(db: Db, memberId: number, body: ModifyBody):
   }
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   try {
-    await db
-      .updateTable('members')
-      .set({
-        nickname: body.nickName,
-        country_code: body.countryCode,
-        phone_e164: body.phoneE164,
-        bank_name: body.bankName,
-        account_no: body.accountNo,
-        updated_at: sql<Date>`now()`,
-        ...(passwordHash ? { password_hash: passwordHash } : {}),
-      })
-      .where('id', '=', memberId)
-      .execute();
+    await inTx(db, async (tx) => {
+      await tx
+        .updateTable('members')
+        .set({
+          nickname: body.nickName,
+          country_code: body.countryCode,
+          phone_e164: body.phoneE164,
+          bank_name: body.bankName,
+          account_no: body.accountNo,
+          updated_at: sql<Date>`now()`,
+          ...(passwordHash ? { password_hash: passwordHash } : {}),
+        })
+        .where('id', '=', memberId)
+        .execute();
+      if (passwordHash) await revokeAllRefreshTokens(tx, memberId, sid);
+    });
   } catch (err) {
     mapUniqueViolation(err);
   }

@@ -115,7 +115,7 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
       onRequest: deps.guards.requireMember,
       schema: { tags: ['my'], body: ModifyBody, response: okResponse(Profile) },
     },
-    async (request) => ok(await modifyProfile(db, memberIdOf(request), request.body)),
+    async (request) => ok(await modifyProfile(db, memberIdOf(request), request.body, request.auth?.sid)),
   );
 
   registerSmsRoutes(app, { deps, limits, sms });

@@ -60,17 +60,15 @@ export async function login(
   if (!member || !valid) throw new AppError('INVALID_CREDENTIALS');
   await limits.login.reset(limitKey);
   if (member.status === 'SUSPENDED') throw new AppError('MEMBER_SUSPENDED');
-  const refreshToken = await insertRefreshToken(
-    deps.db,
-    member.id,
-    randomUUID(),
-    deps.config.refreshTokenTtlSec,
-  );
-  const accessToken = await deps.tokens.sign({ memberId: member.id, role: member.role });
+  const familyId = randomUUID();
+  const refreshToken = await insertRefreshToken(deps.db, member.id, familyId, deps.config.refreshTokenTtlSec);
+  const accessToken = await deps.tokens.sign({ memberId: member.id, role: member.role, sid: familyId });
   return { accessToken, refreshToken };
 }
 
-type RotateResult = { ok: true; memberId: number; token: string } | { ok: false; suspended?: boolean };
+type RotateResult =
+  | { ok: true; memberId: number; familyId: string; token: string }
+  | { ok: false; suspended?: boolean };
 
 /**
  * POST /api/v1/auth/refresh: rotates `refreshToken` (DECISIONS §6) -> a new {accessToken, refreshToken}.
@@ -106,7 +104,7 @@ export async function refresh(deps: AppDeps, refreshToken: string): Promise<Toke
       .where('id', '=', row.id)
       .execute();
     const token = await insertRefreshToken(tx, row.member_id, row.family_id, deps.config.refreshTokenTtlSec);
-    return { ok: true, memberId: row.member_id, token };
+    return { ok: true, memberId: row.member_id, familyId: row.family_id, token };
   });
   if (!result.ok) throw new AppError(result.suspended ? 'MEMBER_SUSPENDED' : 'REFRESH_TOKEN_INVALID');
   const member = await deps.db
@@ -114,7 +112,11 @@ export async function refresh(deps: AppDeps, refreshToken: string): Promise<Toke
     .select('role')
     .where('id', '=', result.memberId)
     .executeTakeFirstOrThrow();
-  const accessToken = await deps.tokens.sign({ memberId: result.memberId, role: member.role });
+  const accessToken = await deps.tokens.sign({
+    memberId: result.memberId,
+    role: member.role,
+    sid: result.familyId,
+  });
   return { accessToken, refreshToken: result.token };
 }
 
@@ -127,12 +129,20 @@ async function revokeFamily(db: DbOrTx, familyId: string): Promise<void> {
     .execute();
 }
 
-/** Revokes every refresh token of a member (after a password reset: sign out everywhere). */
-export async function revokeAllRefreshTokens(db: DbOrTx, memberId: number): Promise<void> {
-  await db
+/**
+ * Revokes every refresh token of a member (after a password reset: sign out everywhere), except the
+ * session `keepFamilyId` (a password changed through PUT /my keeps the session that changed it).
+ */
+export async function revokeAllRefreshTokens(
+  db: DbOrTx,
+  memberId: number,
+  keepFamilyId?: string,
+): Promise<void> {
+  let q = db
     .updateTable('refresh_tokens')
     .set({ revoked_at: sql<Date>`now()` })
     .where('member_id', '=', memberId)
-    .where('revoked_at', 'is', null)
-    .execute();
+    .where('revoked_at', 'is', null);
+  if (keepFamilyId) q = q.where('family_id', '<>', keepFamilyId);
+  await q.execute();
 }
