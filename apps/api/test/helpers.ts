@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { type App, type BuildOptions, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { openDb } from '../src/db/client.ts';
 import { checkLedger } from '../src/ledger/check.ts';
+import { freshDatabase } from './infra.ts';
 
 export interface TestApp {
   app: App;
@@ -31,18 +30,8 @@ export async function createTestApp(
   opts: BuildOptions = {},
 ): Promise<TestApp> {
   const base = process.env.DATABASE_URL;
-  let dbName: string | undefined;
-  let databaseUrl: string | undefined;
-  if (base) {
-    dbName = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const url = new URL(base);
-    url.pathname = `/${dbName}`;
-    databaseUrl = url.toString();
-  }
+  const fresh = base ? await freshDatabase(base) : null;
+  const databaseUrl = fresh?.url;
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
@@ -81,21 +70,7 @@ export async function createTestApp(
     close: async () => {
       await app.close();
       await dbh.close();
-      if (base && dbName) {
-        const admin = new pg.Client({ connectionString: base });
-        await admin.connect();
-        // Let the pool's connections finish closing: a forced drop would kill them mid-goodbye and
-        // surface as unhandled 57P01 errors in the test run.
-        for (let i = 0; i < 50; i++) {
-          const r = await admin.query('select count(*)::int as n from pg_stat_activity where datname = $1', [
-            dbName,
-          ]);
-          if (r.rows[0]?.n === 0) break;
-          await new Promise((res) => setTimeout(res, 20));
-        }
-        await admin.query(`drop database if exists ${dbName} with (force)`);
-        await admin.end();
-      }
+      await fresh?.drop();
     },
   };
 }

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Envelope } from '@p2p/contract';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './infra.ts';
 
 /**
  * `npm start` as the README gives it (issue 2 "Must show"): `node scripts/start.mjs` on the embedded
@@ -15,17 +15,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'p2p-start-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => res(typeof addr === 'object' && addr ? addr.port : 0));
-    });
-  });
-}
 
 async function start(port: number): Promise<{ child: ChildProcess; startedInMs: number }> {
   const env: NodeJS.ProcessEnv = {

@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import pg from 'pg';
 import type { Page } from 'playwright-core';
+import { freePort, freshDatabase } from '../../api/test/infra.ts';
 import { ensureWebBuild, WEB_DIR } from './support/build.ts';
 import { type NewMember, waitForPath } from './support/flows.ts';
 
@@ -18,36 +16,6 @@ export interface ReadmeServer {
   baseUrl: string;
   /** Stops the server (its whole process group) and removes its database and data directory. */
   stop: () => Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr ? addr.port : 0;
-      srv.close(() => res(port));
-    });
-  });
-}
-
-/** A new empty PostgreSQL database next to the one DATABASE_URL names; its URL and a drop function. */
-async function freshDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `journey_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 async function waitForHealth(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
@@ -75,7 +43,7 @@ export async function startAsReadme(operator: { loginId: string; password: strin
   const dist = ensureWebBuild();
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'p2p-journey-'));
-  const db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL) : null;
+  const db = process.env.DATABASE_URL ? await freshDatabase(process.env.DATABASE_URL, 'journey') : null;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PORT: String(port),

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember } from '../../../test/fixtures.ts';
 import { createTestApp, onPostgres, type TestApp } from '../../../test/helpers.ts';
+import { type FreshDatabase, freshDatabase } from '../../../test/infra.ts';
 import { verifyPassword } from '../identity/password.ts';
 import { runStartupTasks } from '../startup.ts';
 import { ensureOperator } from './operators.ts';
@@ -86,24 +86,9 @@ const CLI = join(dirname(fileURLToPath(import.meta.url)), '../../cli/create-oper
 const API_DIR = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 describe.runIf(onPostgres)('create-operator CLI on PostgreSQL', () => {
-  const base = process.env.DATABASE_URL ?? '';
-  const dbName = `t_cli_${randomBytes(4).toString('hex')}`;
-  // Built lazily: describe bodies run even when the block is not selected (no DATABASE_URL).
-  const url = () => {
-    const u = new URL(base);
-    u.pathname = `/${dbName}`;
-    return u.toString();
-  };
-
-  const admin = async (q: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    try {
-      await c.query(q);
-    } finally {
-      await c.end();
-    }
-  };
+  // Created in beforeAll: describe bodies run even when the block is not selected (no DATABASE_URL).
+  let db: FreshDatabase | undefined;
+  const url = () => db?.url ?? '';
   const run = (args: string[], env: Record<string, string> = {}) =>
     spawnSync(process.execPath, ['--import', 'tsx', CLI, ...args], {
       cwd: API_DIR,
@@ -112,8 +97,10 @@ describe.runIf(onPostgres)('create-operator CLI on PostgreSQL', () => {
       timeout: 60_000,
     });
 
-  beforeAll(() => admin(`create database ${dbName}`));
-  afterAll(() => admin(`drop database if exists ${dbName} with (force)`));
+  beforeAll(async () => {
+    db = await freshDatabase(process.env.DATABASE_URL ?? '', 't_cli');
+  });
+  afterAll(() => db?.drop());
 
   it('migrates a fresh database, creates the operator, and is idempotent', async () => {
     const first = run(['--login-id', 'deskops', '--name', 'Desk Kim', '--phone', '010-2222-3333'], {
