@@ -36,6 +36,7 @@ const schema = z.object({
   WITHDRAW_FEE_ETH: z.string().regex(FEE_RE).default('0'),
   WITHDRAW_FEE_XRP: z.string().regex(FEE_RE).default('0'),
   WITHDRAW_FEE_TRX: z.string().regex(FEE_RE).default('0'),
+  TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
   JWT_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SEC: int(900),
   REFRESH_TOKEN_TTL_SEC: int(14 * 24 * 3600),
@@ -92,6 +93,8 @@ export interface Config {
     /** Fee per external withdrawal, a decimal coin amount per coin (DECISIONS §3; default 0). */
     withdrawFees: Record<'BTC' | 'ETH' | 'XRP' | 'TRX', string>;
   };
+  /** Fee per completed buy order in basis points of requestQty, paid by the buyer (DECISIONS §3; 0..1000). */
+  tradeFeeBps: number;
   jwtSecret: string | undefined;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
@@ -149,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         TRX: e.WITHDRAW_FEE_TRX,
       },
     },
+    tradeFeeBps: e.TRADE_FEE_BPS,
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
     refreshTokenTtlSec: e.REFRESH_TOKEN_TTL_SEC,

@@ -169,11 +169,15 @@ export const orderHistoryItem = z.object({
 });
 export type OrderHistoryItem = z.infer<typeof orderHistoryItem>;
 
-/** GET /my/buy-history/{id}: the buyer's receipt. The seller's full name only while the order is live. */
+/**
+ * GET /my/buy-history/{id}: the buyer's receipt. The seller's full name only while the order is live.
+ * feeQty: the trade fee kept from the delivery (DECISIONS §3), "0" until COMPLETED.
+ */
 export const buyOrderDetail = buyOrderCreated.extend({
   completedAt: z.string().nullable(),
   sellerAddress: z.string(),
   txid: z.string().nullable(),
+  feeQty: z.string(),
 });
 export type BuyOrderDetail = z.infer<typeof buyOrderDetail>;
 
@@ -218,6 +222,8 @@ export const opsOrder = z.object({
   sellerLoginId: z.string(),
   coinCode: z.enum(COINS),
   requestQty: z.string(),
+  /** the trade fee kept from the delivery, "0" until COMPLETED */
+  feeQty: z.string(),
   requestKrwAmount: z.number().int(),
   status: z.enum(ORDER_STATUSES),
   destType: z.enum(DEST_TYPES),

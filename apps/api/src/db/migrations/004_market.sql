@@ -40,6 +40,8 @@ create table buy_orders (
   request_qty numeric(38, 8) not null check (request_qty > 0),
   request_krw bigint not null check (request_krw > 0),
   unit_price_krw bigint not null check (unit_price_krw > 0),
+  -- the per-trade fee (TRADE_FEE_BPS of request_qty, rounded down) kept from the delivery; set at completion
+  fee_qty numeric(38, 8) not null default 0 check (fee_qty >= 0 and fee_qty < request_qty),
   dest_type text not null check (dest_type in ('INTERNAL', 'EXTERNAL')),
   dest_wallet_id bigint references wallets (id),
   dest_address text not null,

@@ -79,6 +79,7 @@ function toOpsOrder(r: OrderRow): OpsOrder {
     sellerLoginId: r.seller_login_id,
     coinCode: r.coin,
     requestQty: qty(r.request_qty),
+    feeQty: qty(r.fee_qty),
     requestKrwAmount: r.request_krw,
     status: r.status,
     destType: r.dest_type,

@@ -105,7 +105,7 @@ export default async function opsMarketRoutes(app: FastifyZod, deps: AppDeps): P
         operatorId: memberIdOf(request),
         reason: request.body.reason,
       } as const;
-      await completeOrder(db, request.params.id, actor, request.body.txid);
+      await completeOrder(db, request.params.id, actor, request.body.txid, deps.config.tradeFeeBps);
       return ok(await opsOrderById(db, request.params.id));
     },
   );

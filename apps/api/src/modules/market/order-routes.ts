@@ -77,7 +77,13 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
     },
     async (request) => {
       const seller = memberIdOf(request);
-      await completeOrder(db, request.params.id, { kind: 'seller', memberId: seller }, request.body.txid);
+      await completeOrder(
+        db,
+        request.params.id,
+        { kind: 'seller', memberId: seller },
+        request.body.txid,
+        deps.config.tradeFeeBps,
+      );
       return ok(await history.sellOrderDetail(db, seller, request.params.id));
     },
   );

@@ -19,6 +19,7 @@ export function orderWithParties(db: DbOrTx) {
       'o.request_qty',
       'o.request_krw',
       'o.unit_price_krw',
+      'o.fee_qty',
       'o.status',
       'o.dest_type',
       'o.dest_address',
@@ -76,13 +77,14 @@ export function toBuyOrderCreated(r: OrderRow): BuyOrderCreated {
   };
 }
 
-/** GET /my/buy-history/{id}. */
+/** GET /my/buy-history/{id}: feeQty is the trade fee kept from the delivery (0 until COMPLETED). */
 export function toBuyOrderDetail(r: OrderRow): BuyOrderDetail {
   return {
     ...toBuyOrderCreated(r),
     completedAt: isoOrNull(r.completed_at),
     sellerAddress: r.seller_address,
     txid: r.txid,
+    feeQty: qty(r.fee_qty),
   };
 }
 

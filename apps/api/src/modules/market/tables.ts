@@ -32,6 +32,8 @@ export interface BuyOrdersTable {
   request_qty: Numeric;
   request_krw: number;
   unit_price_krw: number;
+  /** the trade fee kept from the delivery (0 until COMPLETED; DECISIONS §3) */
+  fee_qty: Generated<string>;
   dest_type: 'INTERNAL' | 'EXTERNAL';
   dest_wallet_id: number | null;
   dest_address: string;

@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
 import { autoCloseIfExhausted, type LockedListing, lockListing, releaseEscrow } from './escrow.ts';
+import { tradeFee } from './trade-fee.ts';
 
 /** Who acts on an order: its buyer, its seller, or an operator (any order, audited with a reason). */
 export type OrderActor =
@@ -96,39 +97,54 @@ export async function endOrder(db: Db, orderId: number, actor: OrderActor, actio
  * Completes a REQUESTED order with the seller's TxID (DECISIONS §4): INTERNAL = escrow(seller) ->
  * available(buyer) at once, with COMPLETED WITHDRAW/DEPOSIT transfer rows on both wallets; EXTERNAL =
  * escrow(seller) -> withdrawal_pending with a PENDING external WITHDRAW on the seller's wallet that the
- * operator sends or rejects (refund to the buyer). Ledger ref `order:<id>:complete`. 404 / 409 INVALID_STATE.
+ * operator sends or rejects (refund to the buyer). The buyer pays the trade fee (DECISIONS §3, `feeBps`
+ * basis points of requestQty, rounded down): it goes to the fees account and the delivery is requestQty
+ * minus the fee; the order stores it as fee_qty. Ledger ref `order:<id>:complete`. 404 / 409 INVALID_STATE.
  */
-export async function completeOrder(db: Db, orderId: number, actor: OrderActor, txid: string) {
+export async function completeOrder(
+  db: Db,
+  orderId: number,
+  actor: OrderActor,
+  txid: string,
+  feeBps: number,
+) {
   await transition(db, orderId, actor, 'complete', async (tx, o, l, to) => {
     const units = toUnits(o.request_qty);
+    const fee = tradeFee(units, feeBps);
     const internal = o.dest_type === 'INTERNAL';
+    const postings = [
+      { account: account.escrow(o.seller_id, o.coin), amount: -units },
+      {
+        account: internal ? account.available(o.buyer_id, o.coin) : account.withdrawalPending(o.coin),
+        amount: units - fee,
+      },
+    ];
+    if (fee > 0n) postings.push({ account: account.fees(o.coin), amount: fee });
     await post(tx, {
       ref: `order:${o.id}:complete`,
       kind: internal ? 'trade' : 'trade_withdrawal',
-      postings: [
-        { account: account.escrow(o.seller_id, o.coin), amount: -units },
-        {
-          account: internal ? account.available(o.buyer_id, o.coin) : account.withdrawalPending(o.coin),
-          amount: units,
-        },
-      ],
+      postings,
     });
     await tx
       .updateTable('buy_orders')
       .set({
         status: to,
         txid,
+        fee_qty: fromUnits(fee),
         reason: actor.kind === 'operator' ? actor.reason : null,
         completed_at: sql<Date>`now()`,
         updated_at: sql<Date>`now()`,
       })
       .where('id', '=', o.id)
       .execute();
-    await deliveryTransfers(tx, o, l);
+    await deliveryTransfers(tx, o, l, { amount: fromUnits(units - fee), fee: fromUnits(fee) });
   });
 }
 
-async function deliveryTransfers(tx: Tx, o: LockedOrder, l: LockedListing): Promise<void> {
+/** The delivered quantity and the trade fee kept from it, decimal strings. */
+type Delivery = { amount: string; fee: string };
+
+async function deliveryTransfers(tx: Tx, o: LockedOrder, l: LockedListing, d: Delivery): Promise<void> {
   const internal = o.dest_type === 'INTERNAL';
   const withdraw = await tx
     .insertInto('transfers')
@@ -140,7 +156,8 @@ async function deliveryTransfers(tx: Tx, o: LockedOrder, l: LockedListing): Prom
       dest_type: o.dest_type,
       status: internal ? 'COMPLETED' : 'PENDING',
       address: o.dest_address,
-      amount: o.request_qty,
+      amount: d.amount,
+      fee: d.fee,
       txid: null,
       chain_index: null,
       counterpart_id: null,
@@ -168,7 +185,8 @@ async function deliveryTransfers(tx: Tx, o: LockedOrder, l: LockedListing): Prom
       dest_type: 'INTERNAL',
       status: 'COMPLETED',
       address: seller.address,
-      amount: o.request_qty,
+      amount: d.amount,
+      fee: d.fee,
       txid: null,
       chain_index: null,
       counterpart_id: withdraw.id,
