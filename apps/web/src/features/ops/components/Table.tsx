@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
+import type { Page } from '../api/client';
+import type { CursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 import { opsErrorText } from '../text';
 
@@ -62,31 +64,30 @@ export function OpsTable({ columns, loading, error, empty, onRetry, testId, chil
 }
 
 interface PagerProps {
-  page: number;
-  total: number | undefined;
-  hasPrev: boolean;
-  nextCursor: string | null | undefined;
-  onPrev: () => void;
-  onNext: (cursor: string | null) => void;
+  /** The cursor stack of the list (useCursorPager). */
+  pager: CursorPager;
+  /** The page shown, undefined while the first one loads. */
+  page: Page<unknown> | undefined;
 }
 
 /** Previous / next over a keyset list, with the page number and the total count of rows. */
-export function Pager({ page, total, hasPrev, nextCursor, onPrev, onNext }: PagerProps) {
+export function Pager({ pager, page }: PagerProps) {
   const { t } = useTranslation(['ops']);
+  const nextCursor = page?.nextCursor;
   return (
     <div className={s.pager}>
       <span className={s.muted} data-testid="pager-info">
-        {t('ops:table.pageOf', { page, total: total ?? 0 })}
+        {t('ops:table.pageOf', { page: pager.page, total: page?.totalCount ?? 0 })}
       </span>
       <div className={s.pagerButtons}>
-        <Button variant="outline" size="small" disabled={!hasPrev} onClick={onPrev}>
+        <Button variant="outline" size="small" disabled={!pager.hasPrev} onClick={pager.prev}>
           {t('ops:table.prev')}
         </Button>
         <Button
           variant="outline"
           size="small"
           disabled={!nextCursor}
-          onClick={() => onNext(nextCursor ?? null)}
+          onClick={() => pager.next(nextCursor ?? null)}
           data-testid="pager-next"
         >
           {t('ops:table.next')}

@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_TARGET_TYPES, type AuditTargetType, useAuditLog } from '../api/audit-log';
 import { FilterTabs } from '../components/FilterTabs';
-import { Mono, OpsTable, Pager, PageTitle } from '../components/Table';
+import { PagedTable } from '../components/PagedTable';
+import { Mono, PageTitle } from '../components/Table';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 import { formatTime } from '../text';
@@ -23,7 +24,6 @@ export default function AuditLogPage() {
   const [target, setTarget] = useState<AuditTargetType | undefined>(undefined);
   const pager = useCursorPager(target ?? ALL);
   const log = useAuditLog(target, pager.cursor);
-  const page = log.data;
   const options = [ALL, ...AUDIT_TARGET_TYPES].map((v) => ({ value: v, label: t(`ops:audit.targets.${v}`) }));
   return (
     <>
@@ -35,7 +35,7 @@ export default function AuditLogPage() {
           onChange={(v) => setTarget(v === ALL ? undefined : (v as AuditTargetType))}
         />
       </PageTitle>
-      <OpsTable
+      <PagedTable
         testId="ops-audit-log"
         columns={[
           t('ops:audit.time'),
@@ -45,12 +45,9 @@ export default function AuditLogPage() {
           t('ops:audit.reason'),
           t('ops:audit.data'),
         ]}
-        loading={log.isPending}
-        error={log.error}
-        empty={page?.list.length === 0}
-        onRetry={() => void log.refetch()}
-      >
-        {page?.list.map((e) => (
+        list={log}
+        pager={pager}
+        row={(e) => (
           <tr key={e.id} data-testid="audit-row">
             <td className={s.nowrap}>{formatTime(e.createdAt)}</td>
             <td>{e.operatorLoginId}</td>
@@ -65,15 +62,7 @@ export default function AuditLogPage() {
               <Mono>{dataText(e.data)}</Mono>
             </td>
           </tr>
-        ))}
-      </OpsTable>
-      <Pager
-        page={pager.page}
-        total={page?.totalCount}
-        hasPrev={pager.hasPrev}
-        nextCursor={page?.nextCursor}
-        onPrev={pager.prev}
-        onNext={pager.next}
+        )}
       />
     </>
   );

@@ -11,8 +11,8 @@ import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
 import { useAuditLog } from '../api/audit-log';
 import { creditDeposit } from '../api/deposits';
-import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
 import { Mono, OpsTable, PageTitle } from '../components/Table';
+import { useConfirmAction } from '../hooks/use-confirm-action';
 import s from '../ops.module.css';
 import { formatTime, opsFieldText } from '../text';
 
@@ -42,12 +42,12 @@ export default function DepositPage() {
   });
   const { register, formState, handleSubmit, reset } = form;
   const err = (k: keyof DepositInput) => opsFieldText(formState.errors[k]?.message);
-  const [action, setAction] = useState<PendingAction | null>(null);
+  const { confirm, dialog } = useConfirmAction();
   const [result, setResult] = useState<OpsDeposit | null>(null);
   const recent = useAuditLog('deposit', undefined, 10);
 
   const onValid = (v: DepositValues) =>
-    setAction({
+    confirm({
       title: t('ops:deposits.confirmTitle'),
       details: [
         { label: t('ops:deposits.coin'), value: v.coinCode },
@@ -192,7 +192,7 @@ export default function DepositPage() {
           </tr>
         ))}
       </OpsTable>
-      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+      {dialog}
     </>
   );
 }

@@ -1,14 +1,14 @@
 import { LISTING_STATUSES, type ListingStatus } from '@p2p/contract/enums.ts';
 import { formatKrw } from '@p2p/contract/money.ts';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { Button } from '../../../components/ui/Button';
 import { approveListing, type OpsListing, rejectListing, useOpsListings } from '../api/listings';
-import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
 import { FilterTabs } from '../components/FilterTabs';
+import { PagedTable } from '../components/PagedTable';
+import { RowActions } from '../components/RowActions';
 import { StatusBadge } from '../components/StatusBadge';
-import { Mono, OpsTable, Pager, PageTitle } from '../components/Table';
+import { Mono, PageTitle } from '../components/Table';
+import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 import { formatTime } from '../text';
@@ -30,7 +30,7 @@ export default function ListingsPage() {
   const status = statusParam(params.get('status'));
   const pager = useCursorPager(status ?? ALL);
   const listings = useOpsListings(status, pager.cursor);
-  const [action, setAction] = useState<PendingAction | null>(null);
+  const { confirm, dialog } = useConfirmAction();
 
   const details = (l: OpsListing) => [
     { label: t('ops:listings.id'), value: `#${l.listingId}` },
@@ -42,33 +42,29 @@ export default function ListingsPage() {
     { label: t('ops:listings.address'), value: <Mono>{l.address}</Mono> },
   ];
   const approve = (l: OpsListing) =>
-    setAction({
+    confirm({
       title: t('ops:listings.approveTitle', { id: l.listingId }),
       details: details(l),
       note: t('ops:listings.approveNote'),
       confirmLabel: t('ops:listings.approve'),
       tone: 'primary',
-      run: async () => {
-        await approveListing(l.listingId);
-        return t('ops:listings.approved', { id: l.listingId });
-      },
+      run: () => approveListing(l.listingId).then(() => t('ops:listings.approved', { id: l.listingId })),
     });
   const reject = (l: OpsListing) =>
-    setAction({
+    confirm({
       title: t('ops:listings.rejectTitle', { id: l.listingId }),
       details: details(l),
       note: t('ops:listings.rejectNote', { qty: l.maxQty, coin: l.coinCode }),
       confirmLabel: t('ops:listings.reject'),
       tone: 'danger',
-      fields: [{ name: 'reason', kind: 'reason', label: t('ops:fields.reason') }],
-      run: async (v) => {
-        await rejectListing(l.listingId, v.reason ?? '');
-        return t('ops:listings.rejected', { id: l.listingId });
-      },
+      fields: [reasonField(t)],
+      run: (v) =>
+        rejectListing(l.listingId, v.reason ?? '').then(() =>
+          t('ops:listings.rejected', { id: l.listingId }),
+        ),
     });
 
   const options = [...LISTING_STATUSES, ALL].map((v) => ({ value: v, label: t(`ops:status.${v}`) }));
-  const page = listings.data;
   return (
     <>
       <PageTitle title={t('ops:listings.title')} sub={t('ops:listings.sub')}>
@@ -79,7 +75,7 @@ export default function ListingsPage() {
           onChange={(v) => setParams({ status: v }, { replace: true })}
         />
       </PageTitle>
-      <OpsTable
+      <PagedTable
         testId="ops-listings"
         columns={[
           t('ops:listings.id'),
@@ -91,12 +87,9 @@ export default function ListingsPage() {
           t('ops:listings.status'),
           t('ops:table.actions'),
         ]}
-        loading={listings.isPending}
-        error={listings.error}
-        empty={page?.list.length === 0}
-        onRetry={() => void listings.refetch()}
-      >
-        {page?.list.map((l) => (
+        list={listings}
+        pager={pager}
+        row={(l) => (
           <tr key={l.listingId} data-testid={`listing-row-${l.listingId}`}>
             <td className={s.num}>
               <strong>#{l.listingId}</strong>
@@ -124,33 +117,27 @@ export default function ListingsPage() {
             </td>
             <td>
               {l.status === 'PENDING_REVIEW' && (
-                <div className={s.rowActions}>
-                  <Button size="small" onClick={() => approve(l)} data-testid={`approve-${l.listingId}`}>
-                    {t('ops:listings.approve')}
-                  </Button>
-                  <Button
-                    size="small"
-                    variant="outline"
-                    onClick={() => reject(l)}
-                    data-testid={`reject-${l.listingId}`}
-                  >
-                    {t('ops:listings.reject')}
-                  </Button>
-                </div>
+                <RowActions
+                  actions={[
+                    {
+                      label: t('ops:listings.approve'),
+                      testId: `approve-${l.listingId}`,
+                      onClick: () => approve(l),
+                    },
+                    {
+                      label: t('ops:listings.reject'),
+                      testId: `reject-${l.listingId}`,
+                      onClick: () => reject(l),
+                      outline: true,
+                    },
+                  ]}
+                />
               )}
             </td>
           </tr>
-        ))}
-      </OpsTable>
-      <Pager
-        page={pager.page}
-        total={page?.totalCount}
-        hasPrev={pager.hasPrev}
-        nextCursor={page?.nextCursor}
-        onPrev={pager.prev}
-        onNext={pager.next}
+        )}
       />
-      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+      {dialog}
     </>
   );
 }

@@ -5,9 +5,11 @@ import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { useOpsMe } from '../api/auth';
 import { suspendMember, unsuspendMember, useOpsMembers } from '../api/members';
-import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
+import { PagedTable } from '../components/PagedTable';
+import { type RowAction, RowActions } from '../components/RowActions';
 import { StatusBadge } from '../components/StatusBadge';
-import { OpsTable, Pager, PageTitle } from '../components/Table';
+import { PageTitle } from '../components/Table';
+import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 import { opsPaths } from '../paths';
@@ -24,7 +26,7 @@ export default function MembersPage() {
   const [input, setInput] = useState(q);
   const pager = useCursorPager(q);
   const members = useOpsMembers(q, pager.cursor);
-  const [action, setAction] = useState<PendingAction | null>(null);
+  const { confirm, dialog } = useConfirmAction();
   const myId = useOpsMe().data?.id;
 
   const onSearch = (e: FormEvent) => {
@@ -39,32 +41,39 @@ export default function MembersPage() {
     { label: t('ops:members.phone'), value: m.phoneE164 },
   ];
   const suspend = (m: OpsMember) =>
-    setAction({
+    confirm({
       title: t('ops:members.suspendTitle', { loginId: m.loginId }),
       details: details(m),
       note: t('ops:members.suspendNote'),
       confirmLabel: t('ops:members.suspend'),
       tone: 'danger',
-      fields: [{ name: 'reason', kind: 'reason', label: t('ops:fields.reason') }],
-      run: async (v) => {
-        await suspendMember(m.id, v.reason ?? '');
-        return t('ops:members.suspended', { loginId: m.loginId });
-      },
+      fields: [reasonField(t)],
+      run: (v) =>
+        suspendMember(m.id, v.reason ?? '').then(() => t('ops:members.suspended', { loginId: m.loginId })),
     });
   const unsuspend = (m: OpsMember) =>
-    setAction({
+    confirm({
       title: t('ops:members.unsuspendTitle', { loginId: m.loginId }),
       details: [...details(m), { label: t('ops:members.suspendedReason'), value: m.suspendedReason ?? '–' }],
       confirmLabel: t('ops:members.unsuspend'),
       tone: 'primary',
       fields: [{ name: 'reason', kind: 'optionalReason', label: t('ops:fields.optionalReason') }],
-      run: async (v) => {
-        await unsuspendMember(m.id, v.reason || undefined);
-        return t('ops:members.unsuspended', { loginId: m.loginId });
-      },
+      run: (v) =>
+        unsuspendMember(m.id, v.reason || undefined).then(() =>
+          t('ops:members.unsuspended', { loginId: m.loginId }),
+        ),
     });
+  /** Suspend an active member, lift the suspension of a suspended one. */
+  const suspensionAction = (m: OpsMember): RowAction =>
+    m.status === 'ACTIVE'
+      ? {
+          label: t('ops:members.suspend'),
+          testId: `suspend-${m.loginId}`,
+          onClick: () => suspend(m),
+          outline: true,
+        }
+      : { label: t('ops:members.unsuspend'), testId: `unsuspend-${m.loginId}`, onClick: () => unsuspend(m) };
 
-  const page = members.data;
   return (
     <>
       <PageTitle title={t('ops:members.title')} sub={t('ops:members.sub')}>
@@ -84,7 +93,7 @@ export default function MembersPage() {
           </Button>
         </form>
       </PageTitle>
-      <OpsTable
+      <PagedTable
         testId="ops-members"
         columns={[
           t('ops:members.id'),
@@ -97,12 +106,9 @@ export default function MembersPage() {
           t('ops:members.joined'),
           t('ops:table.actions'),
         ]}
-        loading={members.isPending}
-        error={members.error}
-        empty={page?.list.length === 0}
-        onRetry={() => void members.refetch()}
-      >
-        {page?.list.map((m) => (
+        list={members}
+        pager={pager}
+        row={(m) => (
           <tr key={m.id} data-testid={`member-row-${m.loginId}`}>
             <td className={s.num}>#{m.id}</td>
             <td>{m.loginId}</td>
@@ -116,38 +122,16 @@ export default function MembersPage() {
             </td>
             <td className={s.nowrap}>{formatTime(m.createdAt)}</td>
             <td>
-              <div className={s.rowActions}>
-                {m.id === myId ? null : m.status === 'ACTIVE' ? (
-                  <Button
-                    size="small"
-                    variant="outline"
-                    onClick={() => suspend(m)}
-                    data-testid={`suspend-${m.loginId}`}
-                  >
-                    {t('ops:members.suspend')}
-                  </Button>
-                ) : (
-                  <Button size="small" onClick={() => unsuspend(m)} data-testid={`unsuspend-${m.loginId}`}>
-                    {t('ops:members.unsuspend')}
-                  </Button>
-                )}
+              <RowActions actions={m.id === myId ? [] : [suspensionAction(m)]}>
                 <Link className={s.smallLink} to={`${opsPaths.orders}?memberId=${m.id}`}>
                   {t('ops:members.orders')}
                 </Link>
-              </div>
+              </RowActions>
             </td>
           </tr>
-        ))}
-      </OpsTable>
-      <Pager
-        page={pager.page}
-        total={page?.totalCount}
-        hasPrev={pager.hasPrev}
-        nextCursor={page?.nextCursor}
-        onPrev={pager.prev}
-        onNext={pager.next}
+        )}
       />
-      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+      {dialog}
     </>
   );
 }

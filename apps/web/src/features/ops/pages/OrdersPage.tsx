@@ -5,10 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { cancelOrder, completeOrder, type OpsOrder, useOpsOrders } from '../api/orders';
-import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
 import { FilterTabs } from '../components/FilterTabs';
+import { PagedTable } from '../components/PagedTable';
+import { RowActions } from '../components/RowActions';
 import { StatusBadge } from '../components/StatusBadge';
-import { Mono, OpsTable, Pager, PageTitle } from '../components/Table';
+import { Mono, PageTitle } from '../components/Table';
+import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 import { formatTime } from '../text';
@@ -34,7 +36,7 @@ export default function OrdersPage() {
   const pager = useCursorPager(`${filter.status ?? ALL}:${filter.memberId ?? ''}`);
   const orders = useOpsOrders(filter, pager.cursor);
   const [memberInput, setMemberInput] = useState(filter.memberId ? String(filter.memberId) : '');
-  const [action, setAction] = useState<PendingAction | null>(null);
+  const { confirm, dialog } = useConfirmAction();
 
   const setFilter = (next: { status?: string; memberId?: string }) => {
     const p = new URLSearchParams();
@@ -61,37 +63,31 @@ export default function OrdersPage() {
     },
   ];
   const cancel = (o: OpsOrder) =>
-    setAction({
+    confirm({
       title: t('ops:orders.cancelTitle', { id: o.orderId }),
       details: details(o),
       note: t('ops:orders.cancelNote'),
       confirmLabel: t('ops:orders.cancel'),
       tone: 'danger',
-      fields: [{ name: 'reason', kind: 'reason', label: t('ops:fields.reason') }],
-      run: async (v) => {
-        await cancelOrder(o.orderId, v.reason ?? '');
-        return t('ops:orders.canceled', { id: o.orderId });
-      },
+      fields: [reasonField(t)],
+      run: (v) =>
+        cancelOrder(o.orderId, v.reason ?? '').then(() => t('ops:orders.canceled', { id: o.orderId })),
     });
   const complete = (o: OpsOrder) =>
-    setAction({
+    confirm({
       title: t('ops:orders.completeTitle', { id: o.orderId }),
       details: details(o),
       note: o.destType === 'EXTERNAL' ? t('ops:orders.completeNoteExternal') : t('ops:orders.completeNote'),
       confirmLabel: t('ops:orders.complete'),
       tone: 'primary',
-      fields: [
-        { name: 'reason', kind: 'reason', label: t('ops:fields.reason') },
-        { name: 'txid', kind: 'txid', label: t('ops:fields.orderTxid') },
-      ],
-      run: async (v) => {
-        await completeOrder(o.orderId, v.reason ?? '', v.txid ?? '');
-        return t('ops:orders.completed', { id: o.orderId });
-      },
+      fields: [reasonField(t), { name: 'txid', kind: 'txid', label: t('ops:fields.orderTxid') }],
+      run: (v) =>
+        completeOrder(o.orderId, v.reason ?? '', v.txid ?? '').then(() =>
+          t('ops:orders.completed', { id: o.orderId }),
+        ),
     });
 
   const options = [...ORDER_STATUSES, ALL].map((v) => ({ value: v, label: t(`ops:status.${v}`) }));
-  const page = orders.data;
   return (
     <>
       <PageTitle title={t('ops:orders.title')} sub={t('ops:orders.sub')}>
@@ -117,7 +113,7 @@ export default function OrdersPage() {
           </Button>
         </form>
       </PageTitle>
-      <OpsTable
+      <PagedTable
         testId="ops-orders"
         columns={[
           t('ops:orders.id'),
@@ -129,12 +125,9 @@ export default function OrdersPage() {
           t('ops:orders.result'),
           t('ops:table.actions'),
         ]}
-        loading={orders.isPending}
-        error={orders.error}
-        empty={page?.list.length === 0}
-        onRetry={() => void orders.refetch()}
-      >
-        {page?.list.map((o) => (
+        list={orders}
+        pager={pager}
+        row={(o) => (
           <tr key={o.orderId} data-testid={`order-row-${o.orderId}`}>
             <td className={s.num}>
               <strong>#{o.orderId}</strong>
@@ -166,33 +159,27 @@ export default function OrdersPage() {
             </td>
             <td>
               {o.status === 'REQUESTED' && (
-                <div className={s.rowActions}>
-                  <Button size="small" onClick={() => complete(o)} data-testid={`complete-${o.orderId}`}>
-                    {t('ops:orders.complete')}
-                  </Button>
-                  <Button
-                    size="small"
-                    variant="outline"
-                    onClick={() => cancel(o)}
-                    data-testid={`cancel-${o.orderId}`}
-                  >
-                    {t('ops:orders.cancel')}
-                  </Button>
-                </div>
+                <RowActions
+                  actions={[
+                    {
+                      label: t('ops:orders.complete'),
+                      testId: `complete-${o.orderId}`,
+                      onClick: () => complete(o),
+                    },
+                    {
+                      label: t('ops:orders.cancel'),
+                      testId: `cancel-${o.orderId}`,
+                      onClick: () => cancel(o),
+                      outline: true,
+                    },
+                  ]}
+                />
               )}
             </td>
           </tr>
-        ))}
-      </OpsTable>
-      <Pager
-        page={pager.page}
-        total={page?.totalCount}
-        hasPrev={pager.hasPrev}
-        nextCursor={page?.nextCursor}
-        onPrev={pager.prev}
-        onNext={pager.next}
+        )}
       />
-      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+      {dialog}
     </>
   );
 }

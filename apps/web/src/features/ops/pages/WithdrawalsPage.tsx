@@ -1,14 +1,14 @@
 import type { OpsWithdrawal } from '@p2p/contract';
 import { TRANSFER_STATUSES, type TransferStatus } from '@p2p/contract/enums.ts';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { Button } from '../../../components/ui/Button';
 import { completeWithdrawal, rejectWithdrawal, useOpsWithdrawals } from '../api/withdrawals';
-import { ConfirmDialog, type PendingAction } from '../components/ConfirmDialog';
 import { FilterTabs } from '../components/FilterTabs';
+import { PagedTable } from '../components/PagedTable';
+import { RowActions } from '../components/RowActions';
 import { StatusBadge } from '../components/StatusBadge';
-import { Mono, OpsTable, Pager, PageTitle } from '../components/Table';
+import { Mono, PageTitle } from '../components/Table';
+import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 import { formatTime } from '../text';
@@ -27,7 +27,7 @@ export default function WithdrawalsPage() {
   const status = statusParam(params.get('status'));
   const pager = useCursorPager(status);
   const withdrawals = useOpsWithdrawals(status, pager.cursor);
-  const [action, setAction] = useState<PendingAction | null>(null);
+  const { confirm, dialog } = useConfirmAction();
 
   const details = (w: OpsWithdrawal) => [
     { label: t('ops:withdrawals.id'), value: `#${w.withdrawalId}` },
@@ -36,20 +36,20 @@ export default function WithdrawalsPage() {
     { label: t('ops:withdrawals.address'), value: <Mono>{w.address}</Mono> },
   ];
   const markSent = (w: OpsWithdrawal) =>
-    setAction({
+    confirm({
       title: t('ops:withdrawals.completeTitle', { id: w.withdrawalId }),
       details: details(w),
       note: t('ops:withdrawals.completeNote'),
       confirmLabel: t('ops:withdrawals.complete'),
       tone: 'primary',
       fields: [{ name: 'txid', kind: 'txid', label: t('ops:fields.txid') }],
-      run: async (v) => {
-        await completeWithdrawal(w.withdrawalId, v.txid ?? '');
-        return t('ops:withdrawals.completed', { id: w.withdrawalId });
-      },
+      run: (v) =>
+        completeWithdrawal(w.withdrawalId, v.txid ?? '').then(() =>
+          t('ops:withdrawals.completed', { id: w.withdrawalId }),
+        ),
     });
   const reject = (w: OpsWithdrawal) =>
-    setAction({
+    confirm({
       title: t('ops:withdrawals.rejectTitle', { id: w.withdrawalId }),
       details: details(w),
       note: w.buyOrderId
@@ -57,14 +57,13 @@ export default function WithdrawalsPage() {
         : t('ops:withdrawals.rejectNote', { member: w.refundMemberId }),
       confirmLabel: t('ops:withdrawals.reject'),
       tone: 'danger',
-      fields: [{ name: 'reason', kind: 'reason', label: t('ops:fields.reason') }],
-      run: async (v) => {
-        await rejectWithdrawal(w.withdrawalId, v.reason ?? '');
-        return t('ops:withdrawals.rejected', { id: w.withdrawalId });
-      },
+      fields: [reasonField(t)],
+      run: (v) =>
+        rejectWithdrawal(w.withdrawalId, v.reason ?? '').then(() =>
+          t('ops:withdrawals.rejected', { id: w.withdrawalId }),
+        ),
     });
 
-  const page = withdrawals.data;
   return (
     <>
       <PageTitle title={t('ops:withdrawals.title')} sub={t('ops:withdrawals.sub')}>
@@ -75,7 +74,7 @@ export default function WithdrawalsPage() {
           onChange={(v) => setParams({ status: v }, { replace: true })}
         />
       </PageTitle>
-      <OpsTable
+      <PagedTable
         testId="ops-withdrawals"
         columns={[
           t('ops:withdrawals.id'),
@@ -87,12 +86,9 @@ export default function WithdrawalsPage() {
           t('ops:withdrawals.result'),
           t('ops:table.actions'),
         ]}
-        loading={withdrawals.isPending}
-        error={withdrawals.error}
-        empty={page?.list.length === 0}
-        onRetry={() => void withdrawals.refetch()}
-      >
-        {page?.list.map((w) => (
+        list={withdrawals}
+        pager={pager}
+        row={(w) => (
           <tr key={w.withdrawalId} data-testid={`withdrawal-row-${w.withdrawalId}`}>
             <td className={s.num}>
               <strong>#{w.withdrawalId}</strong>
@@ -120,33 +116,27 @@ export default function WithdrawalsPage() {
             </td>
             <td>
               {w.status === 'PENDING' && (
-                <div className={s.rowActions}>
-                  <Button size="small" onClick={() => markSent(w)} data-testid={`send-${w.withdrawalId}`}>
-                    {t('ops:withdrawals.complete')}
-                  </Button>
-                  <Button
-                    size="small"
-                    variant="outline"
-                    onClick={() => reject(w)}
-                    data-testid={`reject-${w.withdrawalId}`}
-                  >
-                    {t('ops:withdrawals.reject')}
-                  </Button>
-                </div>
+                <RowActions
+                  actions={[
+                    {
+                      label: t('ops:withdrawals.complete'),
+                      testId: `send-${w.withdrawalId}`,
+                      onClick: () => markSent(w),
+                    },
+                    {
+                      label: t('ops:withdrawals.reject'),
+                      testId: `reject-${w.withdrawalId}`,
+                      onClick: () => reject(w),
+                      outline: true,
+                    },
+                  ]}
+                />
               )}
             </td>
           </tr>
-        ))}
-      </OpsTable>
-      <Pager
-        page={pager.page}
-        total={page?.totalCount}
-        hasPrev={pager.hasPrev}
-        nextCursor={page?.nextCursor}
-        onPrev={pager.prev}
-        onNext={pager.next}
+        )}
       />
-      {action && <ConfirmDialog action={action} onDone={() => setAction(null)} />}
+      {dialog}
     </>
   );
 }
