@@ -26,6 +26,9 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // One retry for browser tests only: on this shared 2-core machine a browser, a server and its
+          // database share the CPU. A retried failure is still printed; two in a row fail the run.
+          retry: 1,
         },
       },
     ],
