@@ -80,6 +80,10 @@ describe('operator console in the web app', () => {
       await page.evaluate((token) => window.localStorage.setItem('accessToken', token), member.token);
       await consoleLogin(page, OPERATOR);
       await waitForPath(page, '/ops');
+      // Let the overview's own calls finish first: one that started with the forged token would refresh,
+      // and the navigation below would drop the rotated token mid-flight, so the next page would present the
+      // old refresh token again (reuse: the server ends the whole session, as DECISIONS §6 wants).
+      await page.waitForLoadState('networkidle');
       await page.evaluate(() => window.sessionStorage.setItem('opsAccessToken', 'expired.or.forged'));
       await page.goto('/ops/members');
       await page.getByTestId(`member-row-${member.loginId}`).waitFor();
