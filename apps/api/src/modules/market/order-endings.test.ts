@@ -1,9 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { available, buyBody, escrow, openListing, operator, trader, verifiedBuyer } from './test-kit.ts';
+import {
+  available,
+  BTC_PRICE,
+  btcMarket,
+  buyBody,
+  escrow,
+  type MyListing,
+  myListing,
+  openListing,
+  operator,
+  trader,
+  verifiedBuyer,
+} from './test-kit.ts';
 
-const PRICE = 50_000_000; // won per BTC: 1,000,000 won buys 0.02 BTC
+const PRICE = BTC_PRICE;
 const SAT = 100_000_000n;
 
 let t: TestApp;
@@ -15,19 +27,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Order = Record<string, unknown> & { orderId: number; status: string };
-type Listing = { listingId: number; remainingQty: string; status: string; sellerName: string };
+type Listing = MyListing;
 
-async function listing(id: number, token: string) {
-  return (await t.call<Listing>('GET', `/my/sell/${id}`, { token })).body.returnData;
-}
+const listing = (id: number, token: string) => myListing(t, id, token);
 
-/** Seller with 1 BTC listed (0.01..1) and approved, plus a verified buyer. */
-async function market(minQty = '0.01', maxQty = '1') {
-  const seller = await trader(t, 'BTC', '1', 'Park Younghee');
-  const id = await openListing(t, seller, op, { minQty, maxQty, unitPriceKrw: PRICE });
-  const buyer = await verifiedBuyer(t, 'BTC');
-  return { seller, buyer, id };
-}
+const market = (minQty?: string, maxQty?: string) => btcMarket(t, op, minQty, maxQty);
 
 describe('ending orders returns the coins where DECISIONS §4 says', () => {
   it('buyer cancel and seller reject put the quantity back on the listing', async () => {

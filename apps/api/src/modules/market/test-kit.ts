@@ -83,3 +83,26 @@ export const available = (t: TestApp, memberId: number, coin: Coin) =>
   balanceOf(t.app.deps.db, account.available(memberId, coin));
 export const escrow = (t: TestApp, memberId: number, coin: Coin) =>
   balanceOf(t.app.deps.db, account.escrow(memberId, coin));
+
+/** Won per BTC in the market scenarios: 1,000,000 won buys 0.02 BTC. */
+export const BTC_PRICE = 50_000_000;
+
+/** The seller's view of a listing (GET /my/sell/{id}) as the scenarios read it. */
+export interface MyListing {
+  listingId: number;
+  remainingQty: string;
+  status: string;
+  sellerName: string;
+}
+
+export async function myListing(t: TestApp, id: number, token: string): Promise<MyListing> {
+  return (await t.call<MyListing>('GET', `/my/sell/${id}`, { token })).body.returnData;
+}
+
+/** A seller with 1 BTC listed (minQty..maxQty at BTC_PRICE) and approved, plus a verified buyer. */
+export async function btcMarket(t: TestApp, op: FixtureMember, minQty = '0.01', maxQty = '1') {
+  const seller = await trader(t, 'BTC', '1', 'Park Younghee');
+  const id = await openListing(t, seller, op, { minQty, maxQty, unitPriceKrw: BTC_PRICE });
+  const buyer = await verifiedBuyer(t, 'BTC');
+  return { seller, buyer, id };
+}

@@ -4,13 +4,13 @@ import type { FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { loadConfig } from '../../config.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
-import { available, buyBody, escrow, openListing, operator, trader, verifiedBuyer } from './test-kit.ts';
+import { available, BTC_PRICE, btcMarket, buyBody, escrow, operator } from './test-kit.ts';
 import { tradeFee } from './trade-fee.ts';
 
 /** The per-trade fee of DECISIONS §3: TRADE_FEE_BPS of requestQty, floored, paid by the buyer. */
 
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
-const PRICE = 50_000_000; // won per BTC: 1,000,000 won buys 0.02 BTC
+const PRICE = BTC_PRICE;
 
 type Detail = { orderId: number; status: string; feeQty: string; requestQty: string };
 
@@ -38,14 +38,6 @@ describe('TRADE_FEE_BPS configuration', () => {
     }
   });
 });
-
-/** Seller with 1 BTC listed (0.01..1) and approved, plus a verified buyer. */
-async function market(t: TestApp, op: FixtureMember) {
-  const seller = await trader(t, 'BTC', '1', 'Park Younghee');
-  const id = await openListing(t, seller, op, { minQty: '0.01', maxQty: '1', unitPriceKrw: PRICE });
-  const buyer = await verifiedBuyer(t, 'BTC');
-  return { seller, buyer, id };
-}
 
 /**
  * Quantities bought through the API have at most 4 decimals, so any whole bps of them is a whole number of
@@ -96,7 +88,7 @@ describe('with TRADE_FEE_BPS=100', () => {
   afterAll(() => t.close());
 
   it('INTERNAL: the buyer receives requestQty - floor(1%), the fees account the fee', async () => {
-    const { seller, buyer, id } = await market(t, op);
+    const { seller, buyer, id } = await btcMarket(t, op);
     const r = await t.call<Detail>('POST', '/buy-orders', {
       token: buyer.token,
       body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
@@ -132,7 +124,7 @@ describe('with TRADE_FEE_BPS=100', () => {
   });
 
   it('a live order shows feeQty 0 until it completes', async () => {
-    const { buyer, id } = await market(t, op);
+    const { buyer, id } = await btcMarket(t, op);
     const r = await t.call<Detail>('POST', '/buy-orders', {
       token: buyer.token,
       body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
@@ -145,7 +137,7 @@ describe('with TRADE_FEE_BPS=100', () => {
   });
 
   it('EXTERNAL (operator complete): requestQty - fee goes pending; a reject refunds exactly that', async () => {
-    const { seller, buyer, id } = await market(t, op);
+    const { seller, buyer, id } = await btcMarket(t, op);
     const body = { ...buyBody(id, 2_500_000, PRICE, 0), destType: 'EXTERNAL', destAddress: BTC_ADDRESS };
     const r = await t.call<Detail>('POST', '/buy-orders', {
       token: buyer.token,
@@ -197,7 +189,7 @@ describe('with the default TRADE_FEE_BPS (0)', () => {
   afterAll(() => t.close());
 
   it('delivers requestQty in full, with no fee posting and feeQty 0', async () => {
-    const { seller, buyer, id } = await market(t, op);
+    const { seller, buyer, id } = await btcMarket(t, op);
     const r = await t.call<Detail>('POST', '/buy-orders', {
       token: buyer.token,
       body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
