@@ -45,6 +45,8 @@ export const ERROR_STATUS = {
   INTERNAL_ERROR: 500,
   PRICE_UNAVAILABLE: 503,
   SERVICE_UNAVAILABLE: 503,
+  /** The database cannot be reached (connection lost or refused); retry later (DECISIONS §14). */
+  DB_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
