@@ -37,6 +37,12 @@ const schema = z.object({
   WITHDRAW_FEE_XRP: z.string().regex(FEE_RE).default('0'),
   WITHDRAW_FEE_TRX: z.string().regex(FEE_RE).default('0'),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
+  ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(1800),
+  ORDER_DISPUTE_AFTER_SEC: int(900),
+  ORDER_RELEASE_WINDOW_SEC: z.coerce.number().int().min(1).default(3600),
+  MAX_LIVE_ORDERS_PER_BUYER: z.coerce.number().int().min(1).default(3),
+  BUYER_CANCELS_PER_DAY: z.coerce.number().int().min(1).default(3),
+  ORDER_TIMER_INTERVAL_MS: int(10_000),
   JWT_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SEC: int(900),
   REFRESH_TOKEN_TTL_SEC: int(14 * 24 * 3600),
@@ -47,11 +53,17 @@ const schema = z.object({
   SMS_PER_PHONE_PER_HOUR: int(10),
   SMS_PER_IP_PER_HOUR: int(30),
   LOGIN_MAX_ATTEMPTS: int(10),
+  LOGIN_MAX_FAILURES_PER_ID: int(30),
+  LOGIN_MAX_FAILURES_PER_IP: int(50),
+  LOGIN_GLOBAL_FAILURES_PER_MIN: int(600),
   LOOKUP_PER_IP_PER_HOUR: int(300),
+  STEP_UP_MAX_FAILURES: int(5),
   LOGIN_WINDOW_SEC: int(900),
   CORS_ORIGIN: z.string().default('http://localhost:5173'),
   TRUST_PROXY: bool.default(false),
   WEB_DIST_DIR: z.string().optional(),
+  DOCS_PUBLIC: bool.default(false),
+  SHUTDOWN_GRACE_SEC: int(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -79,9 +91,15 @@ export interface Config {
     perPhonePerHour: number;
     perIpPerHour: number;
   };
-  login: { maxAttempts: number; windowSec: number };
+  /**
+   * Login limits (DECISIONS §13): attempts per id + IP, failures per id, per IP (per windowSec) and over the
+   * whole service per minute. Each is spent before argon2 runs; a success gives its point back.
+   */
+  login: { maxAttempts: number; windowSec: number; maxPerId: number; maxPerIp: number; globalPerMin: number };
   /** check-id, check-nickname and find-phone calls per IP per hour (account enumeration). */
   lookupPerIpPerHour: number;
+  /** Wrong step-up passwords or codes per member per 15 minutes (DECISIONS §13); 0 = no limit. */
+  stepUpMaxFailures: number;
   prices: {
     provider: 'coingecko' | 'upbit' | 'static';
     file: string | undefined;
@@ -95,6 +113,19 @@ export interface Config {
   };
   /** Fee per completed buy order in basis points of requestQty, paid by the buyer (DECISIONS §3; 0..1000). */
   tradeFeeBps: number;
+  /**
+   * The trade protocol (DECISIONS §11), seconds: payment window (REQUESTED -> EXPIRED), how long after PAID
+   * the buyer may dispute, release window (PAID -> DISPUTED); buyer limits; how often each instance runs the
+   * order timers (ms, 0 = never: tests drive them by hand).
+   */
+  orders: {
+    paymentWindowSec: number;
+    disputeAfterSec: number;
+    releaseWindowSec: number;
+    maxLivePerBuyer: number;
+    buyerCancelsPerDay: number;
+    timerIntervalMs: number;
+  };
   jwtSecret: string | undefined;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
@@ -102,6 +133,10 @@ export interface Config {
   /** Trust X-Forwarded-For (set when a load balancer sits in front). */
   trustProxy: boolean;
   webDistDir: string | undefined;
+  /** Serve /docs (Swagger UI and /docs/json) in production too; always served outside production. */
+  docsPublic: boolean;
+  /** Seconds between the shutdown signal (readyz 503) and closing the listener, for load balancers to notice. */
+  shutdownGraceSec: number;
   logLevel: string;
 }
 
@@ -139,8 +174,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       perPhonePerHour: e.SMS_PER_PHONE_PER_HOUR,
       perIpPerHour: e.SMS_PER_IP_PER_HOUR,
     },
-    login: { maxAttempts: e.LOGIN_MAX_ATTEMPTS, windowSec: e.LOGIN_WINDOW_SEC },
+    login: {
+      maxAttempts: e.LOGIN_MAX_ATTEMPTS,
+      windowSec: e.LOGIN_WINDOW_SEC,
+      maxPerId: e.LOGIN_MAX_FAILURES_PER_ID,
+      maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      globalPerMin: e.LOGIN_GLOBAL_FAILURES_PER_MIN,
+    },
     lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
+    stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
     prices: { provider: e.PRICE_PROVIDER, file: e.PRICE_FILE, upstreamUrl: e.PRICE_UPSTREAM_URL },
     chain: {
       network: e.CHAIN_NETWORK,
@@ -153,12 +195,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       },
     },
     tradeFeeBps: e.TRADE_FEE_BPS,
+    orders: {
+      paymentWindowSec: e.ORDER_PAYMENT_WINDOW_SEC,
+      disputeAfterSec: e.ORDER_DISPUTE_AFTER_SEC,
+      releaseWindowSec: e.ORDER_RELEASE_WINDOW_SEC,
+      maxLivePerBuyer: e.MAX_LIVE_ORDERS_PER_BUYER,
+      buyerCancelsPerDay: e.BUYER_CANCELS_PER_DAY,
+      timerIntervalMs: e.ORDER_TIMER_INTERVAL_MS,
+    },
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
     refreshTokenTtlSec: e.REFRESH_TOKEN_TTL_SEC,
     corsOrigin: e.CORS_ORIGIN,
     trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR,
+    docsPublic: e.DOCS_PUBLIC,
+    shutdownGraceSec: e.SHUTDOWN_GRACE_SEC,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -2,6 +2,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Coin, Role } from '@p2p/contract';
 import { toUnits } from '@p2p/contract';
 import { account, post } from '../src/ledger/index.ts';
+import { hashPassword } from '../src/modules/identity/password.ts';
+import { openSession } from '../src/modules/identity/session.ts';
 import { createWallet } from '../src/modules/wallets/service.ts';
 import type { TestApp } from './helpers.ts';
 
@@ -12,7 +14,13 @@ export interface FixtureMember {
   name: string;
   phoneE164: string;
   token: string;
+  /** The member's password, for the step-up of withdrawals and order completion (DECISIONS §13). */
+  password: string;
 }
+
+/** Every fixture member's password; hashed once per process (argon2 is slow on purpose). */
+export const FIXTURE_PASSWORD = 'fixture-pass1';
+let fixtureHash: Promise<string> | undefined;
 
 /**
  * Inserts a member straight into the database and signs an access token for it. For tests of modules
@@ -33,7 +41,7 @@ export async function createMember(
       name: o.name ?? 'Hong Gildong',
       country_code: o.countryCode ?? '82',
       phone_e164: phoneE164,
-      password_hash: 'fixture-no-login',
+      password_hash: await (fixtureHash ??= hashPassword(FIXTURE_PASSWORD)),
       bank_name: 'KB국민은행',
       account_no: '12345678901234',
       suspended_reason: null,
@@ -41,15 +49,27 @@ export async function createMember(
     })
     .returning(['id', 'nickname', 'name'])
     .executeTakeFirstOrThrow();
-  const token = await t.app.deps.tokens.sign({ memberId: row.id, role: o.role ?? 'MEMBER' });
-  return { id: row.id, loginId, nickname: row.nickname, name: row.name, phoneE164, token };
+  const { accessToken: token } = await openSession(t.app.deps, { id: row.id, role: o.role ?? 'MEMBER' });
+  return {
+    id: row.id,
+    loginId,
+    nickname: row.nickname,
+    name: row.name,
+    phoneE164,
+    token,
+    password: FIXTURE_PASSWORD,
+  };
 }
 
-/** Marks a phone as verified just now, as a successful POST /sms/verify would (purpose 'member' or 'signup'). */
+/**
+ * Marks a phone as verified just now, as a successful POST /sms/verify would: purpose 'signup' without a
+ * member, or 'member' by the member `memberId` (DECISIONS §13: a member's check counts for that member only).
+ */
 export async function markPhoneVerified(
   t: TestApp,
   phoneE164: string,
   purpose: 'signup' | 'member' = 'member',
+  memberId: number | null = null,
 ) {
   await t.app.deps.db
     .insertInto('sms_codes')
@@ -59,7 +79,7 @@ export async function markPhoneVerified(
       code_hash: 'fixture',
       expires_at: new Date(Date.now() + 120_000),
       verified_at: new Date(),
-      member_id: null,
+      member_id: memberId,
       ip: null,
     })
     .execute();

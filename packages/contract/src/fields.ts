@@ -15,11 +15,31 @@ export const loginIdField = z
   .max(LIMITS.loginIdMax, F.ID_LENGTH)
   .regex(/^[A-Za-z0-9]+$/, F.ID_CHARSET);
 
-export const nicknameField = z
-  .string(F.REQUIRED)
-  .trim()
-  .min(LIMITS.nicknameMin, F.NICKNAME_LENGTH)
-  .max(LIMITS.nicknameMax, F.NICKNAME_LENGTH);
+// Control (Cc), format (Cf: zero-width characters, bidirectional overrides and isolates), private-use (Co),
+// unassigned (Cn) and line/paragraph separators (Zl, Zp): invisible or reordering characters let
+// "demo\u200bseller" pass for "demoseller" beside it (DECISIONS §13). Emoji joined with U+200D go too.
+const UNSAFE_CHARS = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/u;
+
+/** True when `s` holds a character that a public name or bank field must refuse (DECISIONS §13). */
+export function hasUnsafeChars(s: string): boolean {
+  return UNSAFE_CHARS.test(s);
+}
+
+/**
+ * A human-visible name: trimmed, NFKC-normalized (so full-width and compatibility forms compare equal before
+ * the uniqueness check), and free of control, format and bidirectional characters (INVALID_FORMAT).
+ */
+function visibleText(requiredCode: string) {
+  return z
+    .string(requiredCode)
+    .trim()
+    .normalize('NFKC')
+    .refine((v) => !hasUnsafeChars(v), F.INVALID_FORMAT);
+}
+
+export const nicknameField = visibleText(F.REQUIRED)
+  .check(z.minLength(LIMITS.nicknameMin, F.NICKNAME_LENGTH))
+  .check(z.maxLength(LIMITS.nicknameMax, F.NICKNAME_LENGTH));
 
 /** True when the password mixes at least two of: English letters, digits, special characters. */
 export function passwordKinds(pw: string): number {
@@ -32,7 +52,9 @@ export const passwordField = z
   .max(LIMITS.passwordMax, F.PASSWORD_LENGTH)
   .refine((pw) => passwordKinds(pw) >= 2, F.PASSWORD_COMPLEXITY);
 
-export const nameField = z.string(F.REQUIRED).trim().min(1, F.REQUIRED).max(50, F.TOO_LONG);
+export const nameField = visibleText(F.REQUIRED)
+  .check(z.minLength(1, F.REQUIRED))
+  .check(z.maxLength(50, F.TOO_LONG));
 export const countryCodeField = z.enum(COUNTRY_CODES, F.INVALID_FORMAT);
 export const coinField = z.enum(COINS, F.INVALID_FORMAT);
 export const phoneE164Field = z.string(F.REQUIRED).max(16, F.PHONE_INVALID).refine(isE164, F.PHONE_INVALID);
@@ -57,7 +79,9 @@ export const krwField = z
   .positive(F.AMOUNT_NOT_POSITIVE)
   .max(Number.MAX_SAFE_INTEGER, F.TOO_LONG);
 
-export const bankNameField = z.string(F.BANK_REQUIRED).trim().min(1, F.BANK_REQUIRED).max(50, F.TOO_LONG);
+export const bankNameField = visibleText(F.BANK_REQUIRED)
+  .check(z.minLength(1, F.BANK_REQUIRED))
+  .check(z.maxLength(50, F.TOO_LONG));
 export const accountNoField = z
   .string(F.BANK_REQUIRED)
   .trim()

@@ -1,5 +1,6 @@
 import type { Role } from '@p2p/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
 import { AppError } from './errors.ts';
 import type { AccessTokens } from './tokens.ts';
@@ -7,8 +8,8 @@ import type { AccessTokens } from './tokens.ts';
 export interface AuthContext {
   memberId: number;
   role: Role;
-  /** The session (refresh-token family) of the access token, if any. */
-  sid?: string;
+  /** The session (refresh-token family) of the access token. */
+  sid: string;
 }
 
 declare module 'fastify' {
@@ -19,7 +20,9 @@ declare module 'fastify' {
 
 /**
  * Builds the preHandlers that guard routes. The bearer token is verified, then the member is read so that
- * a suspension (DECISIONS §8) or a role change takes effect at once rather than when the token expires.
+ * a suspension (DECISIONS §8) or a role change takes effect at once rather than when the token expires,
+ * together with whether the token's session is still live (DECISIONS §13: logout, a password change or
+ * reset, and refresh-token reuse revoke the session, and its access tokens die with it). One indexed query.
  */
 export function createGuards(db: Db, tokens: AccessTokens) {
   async function authenticate(request: FastifyRequest): Promise<AuthContext> {
@@ -27,13 +30,20 @@ export function createGuards(db: Db, tokens: AccessTokens) {
     if (!header?.startsWith('Bearer ')) throw new AppError('UNAUTHORIZED');
     const claims = await tokens.verify(header.slice(7).trim());
     const member = await db
-      .selectFrom('members')
-      .select(['id', 'role', 'status'])
-      .where('id', '=', claims.memberId)
+      .selectFrom('members as m')
+      .select([
+        'm.id',
+        'm.role',
+        'm.status',
+        // A family is live while one of its tokens is neither revoked nor expired (rotation keeps one).
+        sql<boolean>`exists (select 1 from refresh_tokens t where t.family_id = ${claims.sid}::uuid
+          and t.member_id = m.id and t.revoked_at is null and t.expires_at > now())`.as('live'),
+      ])
+      .where('m.id', '=', claims.memberId)
       .executeTakeFirst();
-    if (!member) throw new AppError('UNAUTHORIZED');
+    if (!member?.live) throw new AppError('UNAUTHORIZED');
     if (member.status === 'SUSPENDED') throw new AppError('MEMBER_SUSPENDED');
-    request.auth = { memberId: member.id, role: member.role, ...(claims.sid ? { sid: claims.sid } : {}) };
+    request.auth = { memberId: member.id, role: member.role, sid: claims.sid };
     return request.auth;
   }
 

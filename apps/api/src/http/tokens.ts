@@ -9,9 +9,14 @@ import { AppError } from './errors.ts';
 export interface AccessClaims {
   memberId: number;
   role: Role;
-  /** The refresh-token family (session) the token was issued for, when there is one. */
-  sid?: string;
+  /** The refresh-token family (session) the token was issued for; the guard refuses it once revoked. */
+  sid: string;
 }
+
+// A session id is the refresh-token family, a UUID (session.ts).
+const SID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// `sub` is the member id in decimal, written by sign(): nothing else ("3abc", "03", "1e3") is read as an id.
+const SUB_RE = /^[1-9]\d{0,15}$/;
 
 /** Signs and verifies access tokens: HS256 JWTs, `accessTokenTtlSec` long (DECISIONS §6). */
 export interface AccessTokens {
@@ -40,7 +45,7 @@ export function resolveJwtSecret(config: Config): Uint8Array {
 export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTokens {
   return {
     async sign({ memberId, role, sid }) {
-      return new SignJWT(sid ? { role, sid } : { role })
+      return new SignJWT({ role, sid })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(String(memberId))
         .setIssuedAt()
@@ -50,13 +55,19 @@ export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTo
     },
     async verify(token) {
       try {
-        const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
-        const memberId = Number.parseInt(payload.sub ?? '', 10);
-        const role = payload.role;
+        // DECISIONS §13: `exp`, `iat`, `sub` and `sid` are required; a token without an expiry never dies.
+        const { payload } = await jwtVerify(token, secret, {
+          algorithms: ['HS256'],
+          requiredClaims: ['exp', 'iat', 'sub', 'sid'],
+        });
+        const { sub, role, sid } = payload;
+        if (typeof sub !== 'string' || !SUB_RE.test(sub)) throw new AppError('UNAUTHORIZED');
+        const memberId = Number(sub);
         if (!Number.isSafeInteger(memberId) || (role !== 'MEMBER' && role !== 'OPERATOR')) {
           throw new AppError('UNAUTHORIZED');
         }
-        return typeof payload.sid === 'string' ? { memberId, role, sid: payload.sid } : { memberId, role };
+        if (typeof sid !== 'string' || !SID_RE.test(sid)) throw new AppError('UNAUTHORIZED');
+        return { memberId, role, sid };
       } catch (err) {
         if (err instanceof errors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
         throw new AppError('UNAUTHORIZED');

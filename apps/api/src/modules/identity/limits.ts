@@ -21,6 +21,8 @@ export interface Limit {
   consume(key: string): Promise<void>;
   /** Forgets `key` (a successful login clears its failed attempts). */
   reset(key: string): Promise<void>;
+  /** Gives one point back to `key` (a successful login was not a failure, but was counted before argon2 ran). */
+  refund(key: string): Promise<void>;
 }
 
 /** The identity limits of DECISIONS §6, each a setting of config.ts (SMS_*, LOGIN_*). */
@@ -28,12 +30,23 @@ export interface IdentityLimits {
   smsCooldown: Limit;
   smsPerPhone: Limit;
   smsPerIp: Limit;
+  /** Login attempts per login id + IP (cleared by a success). */
   login: Limit;
+  /** Failed logins per login id from any address (a distributed guess at one account). */
+  loginPerId: Limit;
+  /** Failed logins per IP over any login ids (password spraying from one address). */
+  loginPerIp: Limit;
+  /** Failed logins per minute over the whole service: caps the argon2 work an attack can cause. */
+  loginGlobal: Limit;
   /** check-id, check-nickname and find-phone per IP: they tell whether an account exists. */
   lookupPerIp: Limit;
 }
 
-const DISABLED: Limit = { consume: async () => undefined, reset: async () => undefined };
+const DISABLED: Limit = {
+  consume: async () => undefined,
+  reset: async () => undefined,
+  refund: async () => undefined,
+};
 
 function makeLimit(spec: LimitSpec, redis: Redis | null, prefix: string): Limit {
   // rate-limiter-flexible treats duration 0 as "never expires": a zero setting means "no limit" here.
@@ -64,6 +77,9 @@ function makeLimit(spec: LimitSpec, redis: Redis | null, prefix: string): Limit 
     async reset(key) {
       await limiter.delete(key);
     },
+    async refund(key) {
+      await limiter.reward(key, 1);
+    },
   };
 }
 
@@ -90,10 +106,34 @@ export function createIdentityLimits(config: Config, redis: Redis | null, prefix
       redis,
       prefix,
     ),
+    loginPerId: makeLimit(
+      { name: 'login-id', points: config.login.maxPerId, durationSec: config.login.windowSec },
+      redis,
+      prefix,
+    ),
+    loginPerIp: makeLimit(
+      { name: 'login-ip', points: config.login.maxPerIp, durationSec: config.login.windowSec },
+      redis,
+      prefix,
+    ),
+    loginGlobal: makeLimit(
+      { name: 'login-all', points: config.login.globalPerMin, durationSec: 60 },
+      redis,
+      prefix,
+    ),
     lookupPerIp: makeLimit(
       { name: 'lookup-ip', points: config.lookupPerIpPerHour, durationSec: 3600 },
       redis,
       prefix,
     ),
   };
+}
+
+/**
+ * The step-up failure budget (DECISIONS §13): wrong passwords or codes per member id, STEP_UP_MAX_FAILURES
+ * (default 5) per 15 minutes, shared by PUT /my, external withdrawals and order completion, so an access
+ * token alone cannot be used to guess the member's password. Over Redis when given, else in memory.
+ */
+export function createStepUpLimit(config: Config, redis: Redis | null, prefix = 'p2p:rl'): Limit {
+  return makeLimit({ name: 'step-up', points: config.stepUpMaxFailures, durationSec: 900 }, redis, prefix);
 }

@@ -24,7 +24,7 @@ import type { FastifyZod } from '../../http/types.ts';
 import { createIdentityLimits } from './limits.ts';
 import { getProfile, loginIdAvailable, modifyProfile, nicknameAvailable, signup } from './members.ts';
 import { findPhone, resetPassword, verifyReset } from './reset.ts';
-import { login, refresh } from './session.ts';
+import { login, logout, refresh } from './session.ts';
 import { createSms } from './sms/provider.ts';
 import { registerSmsRoutes } from './sms/routes.ts';
 
@@ -47,6 +47,24 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
     '/api/v1/auth/refresh',
     { schema: { tags: ['auth'], body: RefreshBody, response: okResponse(TokenPair) } },
     async (request) => ok(await refresh(deps, request.body.refreshToken)),
+  );
+
+  // DECISIONS §13. No guard: a client whose access token already expired must still be able to end its
+  // session. A valid bearer token's own session is ended as well; an invalid one is ignored, not refused.
+  app.post(
+    '/api/v1/auth/logout',
+    { schema: { tags: ['auth'], body: RefreshBody, response: okResponse(z.null()) } },
+    async (request) => {
+      const header = request.headers.authorization;
+      const sid = header?.startsWith('Bearer ')
+        ? await deps.tokens.verify(header.slice(7).trim()).then(
+            (c) => c.sid,
+            () => undefined,
+          )
+        : undefined;
+      await logout(db, request.body.refreshToken, sid);
+      return ok(null);
+    },
   );
 
   app.post(
@@ -115,7 +133,7 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
       onRequest: deps.guards.requireMember,
       schema: { tags: ['my'], body: ModifyBody, response: okResponse(Profile) },
     },
-    async (request) => ok(await modifyProfile(db, memberIdOf(request), request.body, request.auth?.sid)),
+    async (request) => ok(await modifyProfile(deps, memberIdOf(request), request.body, request.auth?.sid)),
   );
 
   registerSmsRoutes(app, { deps, limits, sms });

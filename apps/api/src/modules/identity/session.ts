@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { LoginBody, TokenPair } from '@p2p/contract';
+import type { LoginBody, Role, TokenPair } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import { checkOperatorTotp } from '../ops/totp.ts';
 import { sha256 } from './codes.ts';
 import type { IdentityLimits } from './limits.ts';
 import { hashPassword, verifyPassword } from './password.ts';
@@ -38,10 +39,26 @@ async function insertRefreshToken(
 }
 
 /**
+ * Opens a session for `memberId`: a new refresh-token family and an access token bound to it (its `sid`).
+ * Login uses it; tests use it to sign in members they made directly.
+ */
+export async function openSession(
+  deps: Pick<AppDeps, 'db' | 'tokens' | 'config'>,
+  member: { id: number; role: Role },
+): Promise<TokenPair> {
+  const familyId = randomUUID();
+  const refreshToken = await insertRefreshToken(deps.db, member.id, familyId, deps.config.refreshTokenTtlSec);
+  const accessToken = await deps.tokens.sign({ memberId: member.id, role: member.role, sid: familyId });
+  return { accessToken, refreshToken };
+}
+
+/**
  * POST /api/v1/auth/login: {loginId, password} -> {accessToken, refreshToken} (a new refresh-token family).
- * Failed attempts per loginId+IP are limited (LOGIN_MAX_ATTEMPTS per LOGIN_WINDOW_SEC -> 429 RATE_LIMITED);
- * a success clears them. Throws INVALID_CREDENTIALS (unknown id or wrong password, alike),
- * MEMBER_SUSPENDED (only after a correct password).
+ * Four budgets are spent before argon2 runs (DECISIONS §13), so neither guessing one account nor spraying many
+ * ids is free: attempts per loginId+IP (LOGIN_MAX_ATTEMPTS), failures per loginId from anywhere, per IP over any
+ * ids (per LOGIN_WINDOW_SEC) and over the whole service per minute. A success clears the id+IP attempts and
+ * gives back the other points. Throws RATE_LIMITED {retryAfterSec} (429), INVALID_CREDENTIALS (unknown id or
+ * wrong password, alike), MEMBER_SUSPENDED (only after a correct password).
  */
 export async function login(
   deps: AppDeps,
@@ -49,21 +66,45 @@ export async function login(
   body: LoginBody,
   ip: string,
 ): Promise<TokenPair> {
-  const limitKey = `${body.loginId.toLowerCase()}|${ip}`;
-  await limits.login.consume(limitKey);
+  const id = body.loginId.toLowerCase();
+  const keys = { pair: `${id}|${ip}`, id, ip, all: 'all' };
+  await limits.loginPerIp.consume(keys.ip);
+  await limits.loginPerId.consume(keys.id);
+  await limits.login.consume(keys.pair);
+  await limits.loginGlobal.consume(keys.all);
   const member = await deps.db
     .selectFrom('members')
     .select(['id', 'role', 'status', 'password_hash'])
-    .where(sql<string>`lower(login_id)`, '=', body.loginId.toLowerCase())
+    .where(sql<string>`lower(login_id)`, '=', id)
     .executeTakeFirst();
   const valid = await verifyPassword(member?.password_hash ?? (await equalizerHash()), body.password);
   if (!member || !valid) throw new AppError('INVALID_CREDENTIALS');
-  await limits.login.reset(limitKey);
+  // Operators with a confirmed TOTP also need a code; asked only now, after a right password (DECISIONS §13).
+  if (member.role === 'OPERATOR') await checkOperatorTotp(deps, member.id, body.totpCode);
+  await Promise.all([
+    limits.login.reset(keys.pair),
+    limits.loginPerId.refund(keys.id),
+    limits.loginPerIp.refund(keys.ip),
+    limits.loginGlobal.refund(keys.all),
+  ]);
   if (member.status === 'SUSPENDED') throw new AppError('MEMBER_SUSPENDED');
-  const familyId = randomUUID();
-  const refreshToken = await insertRefreshToken(deps.db, member.id, familyId, deps.config.refreshTokenTtlSec);
-  const accessToken = await deps.tokens.sign({ memberId: member.id, role: member.role, sid: familyId });
-  return { accessToken, refreshToken };
+  return openSession(deps, member);
+}
+
+/**
+ * POST /api/v1/auth/logout {refreshToken} (DECISIONS §13): revokes the session (refresh-token family) the
+ * token belongs to, and with it every access token of that session. Answers the same whether or not the
+ * token was known, so it tells a caller nothing; `sid` (the caller's access-token session, when signed in)
+ * is revoked too, so a client that lost its refresh token can still end its session.
+ */
+export async function logout(db: DbOrTx, refreshToken: string, sid?: string): Promise<void> {
+  const row = await db
+    .selectFrom('refresh_tokens')
+    .select('family_id')
+    .where('token_hash', '=', sha256(refreshToken))
+    .executeTakeFirst();
+  if (row) await revokeFamily(db, row.family_id);
+  if (sid) await revokeFamily(db, sid);
 }
 
 type RotateResult =

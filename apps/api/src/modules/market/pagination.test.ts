@@ -1,7 +1,8 @@
 import { COINS, type Coin, type ListingSort } from '@p2p/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
+import { createMember, FIXTURE_PASSWORD, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { openSession } from '../identity/session.ts';
 import { approveListing, closeListing, createListing } from './service.ts';
 import { buyBody, operator, verifiedBuyer, walletFor } from './test-kit.ts';
 
@@ -137,7 +138,7 @@ describe('the trade list (keyset pagination)', () => {
         .select('seller_id')
         .where('id', '=', l.id)
         .executeTakeFirstOrThrow();
-      const token = await t.app.deps.tokens.sign({ memberId: seller.seller_id, role: 'MEMBER' });
+      const { accessToken: token } = await openSession(t.app.deps, { id: seller.seller_id, role: 'MEMBER' });
       for (let i = 0; i < n; i++) {
         const o = await t.call<{ orderId: number }>('POST', '/buy-orders', {
           token: buyer.token,
@@ -145,7 +146,7 @@ describe('the trade list (keyset pagination)', () => {
         });
         await t.call('POST', `/buy-orders/${o.body.returnData.orderId}/complete`, {
           token,
-          body: { txid: 'x' },
+          body: { txid: 'x', stepUp: { password: FIXTURE_PASSWORD } },
         });
       }
     };
