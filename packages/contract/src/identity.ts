@@ -40,7 +40,15 @@ export function phoneMatchesCountry(phoneE164: string, countryCode: string): boo
   return phoneE164.startsWith(`+${countryCode}`);
 }
 
-export const LoginBody = z.object({ loginId: credential, password: credential });
+/** A 6-digit TOTP code (RFC 6238) from an operator's authenticator app (DECISIONS §13). */
+export const totpCodeField = z.string(F.REQUIRED).regex(/^\d{6}$/, F.INVALID_FORMAT);
+
+/** `totpCode` is needed only by an operator who enrolled a second factor (DECISIONS §13). */
+export const LoginBody = z.object({
+  loginId: credential,
+  password: credential,
+  totpCode: totpCodeField.optional(),
+});
 export type LoginBody = z.infer<typeof LoginBody>;
 
 /** Login and refresh result: a 15-minute access JWT and a rotated opaque refresh token. */

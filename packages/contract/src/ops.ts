@@ -110,3 +110,20 @@ export const opsSummary = z.object({
   suspendedMembers: z.number().int(),
 });
 export type OpsSummary = z.infer<typeof opsSummary>;
+
+/** GET /ops/api/v1/totp: the signed-in operator's second factor (DECISIONS §13). */
+export const opsTotpStatus = z.object({
+  /** True once a code confirmed the secret: sign-in then needs a code. */
+  enrolled: z.boolean(),
+  /** A secret was issued by /totp/enroll and waits for /totp/confirm. */
+  pending: z.boolean(),
+  confirmedAt: z.string().nullable(),
+});
+export type OpsTotpStatus = z.infer<typeof opsTotpStatus>;
+
+/** POST /ops/api/v1/totp/enroll answer: the new base32 secret and its otpauth:// URL (for the QR). */
+export const opsTotpEnrollment = z.object({ secret: z.string(), otpauthUrl: z.string() });
+export type OpsTotpEnrollment = z.infer<typeof opsTotpEnrollment>;
+
+/** POST /ops/api/v1/totp/confirm body: a code from the authenticator app. */
+export const opsTotpConfirmBody = z.object({ code: z.string(F.REQUIRED).regex(/^\d{6}$/, F.INVALID_FORMAT) });

@@ -8,6 +8,9 @@ import {
   opsMembersQuery,
   opsSummary as opsSummarySchema,
   opsSuspendBody,
+  opsTotpConfirmBody,
+  opsTotpEnrollment,
+  opsTotpStatus,
   opsUnsuspendBody,
   pageOf,
 } from '@p2p/contract';
@@ -20,12 +23,13 @@ import { checkLedger } from '../../ledger/check.ts';
 import { listAuditLog } from './audit-log.ts';
 import { listMembers, memberDetail, suspendMember, unsuspendMember } from './members.ts';
 import { opsSummary } from './summary.ts';
+import { confirmTotp, enrollTotp, totpStatus } from './totp.ts';
 
 const IdParams = z.object({ id: idParam });
 
 /**
  * The ops module's part of the operator API (DECISIONS §8, §10): members and their suspension, the audit
- * log, the ledger check and the console summary. Role OPERATOR only; members get 403 FORBIDDEN.
+ * log, the ledger check, the console summary and the operator's TOTP. Role OPERATOR only; members get 403 FORBIDDEN.
  */
 export default async function opsRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const guard = { preHandler: deps.guards.requireOperator };
@@ -86,5 +90,24 @@ export default async function opsRoutes(app: FastifyZod, deps: AppDeps): Promise
     '/ops/api/v1/summary',
     { ...guard, schema: { tags, security, response: okResponse(opsSummarySchema) } },
     async () => ok(await opsSummary(deps.db)),
+  );
+
+  // The signed-in operator's own second factor (DECISIONS §13); resetting it is the CLI's job.
+  app.get(
+    '/ops/api/v1/totp',
+    { ...guard, schema: { tags, security, response: okResponse(opsTotpStatus) } },
+    async (request) => ok(await totpStatus(deps.db, memberIdOf(request))),
+  );
+
+  app.post(
+    '/ops/api/v1/totp/enroll',
+    { ...guard, schema: { tags, security, response: okResponse(opsTotpEnrollment) } },
+    async (request) => ok(await enrollTotp(deps, memberIdOf(request))),
+  );
+
+  app.post(
+    '/ops/api/v1/totp/confirm',
+    { ...guard, schema: { tags, security, body: opsTotpConfirmBody, response: okResponse(opsTotpStatus) } },
+    async (request) => ok(await confirmTotp(deps, memberIdOf(request), request.body.code)),
   );
 }

@@ -12,7 +12,19 @@ export interface AuditLogTable {
   created_at: CreatedAt;
 }
 
-/** Tables of the ops module (005_ops.sql). */
+/** An operator's TOTP second factor (006_operator_totp.sql, DECISIONS §13). */
+export interface OperatorTotpTable {
+  member_id: number;
+  /** AES-256-GCM sealed base32 secret (totp-crypto.ts), never the plain secret. */
+  secret_enc: string;
+  enrolled_at: CreatedAt;
+  confirmed_at: Date | null;
+  /** The newest accepted 30-second time step (replay guard); null until a code was accepted. */
+  last_time_step: number | null;
+}
+
+/** Tables of the ops module (005_ops.sql, 006_operator_totp.sql). */
 export interface OpsTables {
   audit_log: AuditLogTable;
+  operator_totp: OperatorTotpTable;
 }

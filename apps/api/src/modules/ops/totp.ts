@@ -1,0 +1,174 @@
+import type { OpsTotpEnrollment, OpsTotpStatus } from '@p2p/contract';
+import { sql } from 'kysely';
+import { generateSecret, generateURI, verify } from 'otplib';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { inTx } from '../../db/tx.ts';
+import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../http/errors.ts';
+import { audit } from './audit.ts';
+import { openTotpSecret, sealTotpSecret, totpKey } from './totp-crypto.ts';
+
+/** Name shown by authenticator apps next to the operator's login ID. */
+export const TOTP_ISSUER = 'P2P Coin Market Ops';
+const PERIOD_SEC = 30;
+
+/**
+ * Checks `code` against `secret` at the current time, one 30-second step either side (clock drift), and
+ * only for steps after `afterStep` (a code is accepted once). Returns the accepted time step, or null.
+ */
+async function acceptedStep(secret: string, code: string, afterStep: number | null): Promise<number | null> {
+  const r = await verify({
+    secret,
+    token: code,
+    period: PERIOD_SEC,
+    epochTolerance: PERIOD_SEC,
+    ...(afterStep === null ? {} : { afterTimeStep: afterStep }),
+  });
+  return r.valid && 'timeStep' in r ? r.timeStep : null;
+}
+
+async function lockedRow(tx: DbOrTx, memberId: number) {
+  return tx
+    .selectFrom('operator_totp')
+    .select(['secret_enc', 'confirmed_at', 'last_time_step'])
+    .where('member_id', '=', memberId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** GET /ops/api/v1/totp: whether the operator's second factor is on, or an enrollment waits. */
+export async function totpStatus(db: Db, memberId: number): Promise<OpsTotpStatus> {
+  const row = await db
+    .selectFrom('operator_totp')
+    .select('confirmed_at')
+    .where('member_id', '=', memberId)
+    .executeTakeFirst();
+  return {
+    enrolled: Boolean(row?.confirmed_at),
+    pending: Boolean(row && !row.confirmed_at),
+    confirmedAt: row?.confirmed_at ? row.confirmed_at.toISOString() : null,
+  };
+}
+
+/**
+ * POST /ops/api/v1/totp/enroll (DECISIONS §13): a new random secret (20 bytes, base32) replaces any pending
+ * one and waits for /confirm; sign-in does not ask for codes until then. -> {secret, otpauthUrl}.
+ * Throws TOTP_ALREADY_ENROLLED (409) once confirmed: a confirmed factor is changed only through the CLI
+ * reset, so a stolen console session cannot swap it. Audited as operator.totp.enroll.
+ */
+export async function enrollTotp(deps: AppDeps, memberId: number): Promise<OpsTotpEnrollment> {
+  const secret = generateSecret();
+  const sealed = sealTotpSecret(totpKey(deps.config), memberId, secret);
+  const loginId = await inTx(deps.db, async (tx) => {
+    const row = await lockedRow(tx, memberId);
+    if (row?.confirmed_at) throw new AppError('TOTP_ALREADY_ENROLLED');
+    await tx
+      .insertInto('operator_totp')
+      .values({ member_id: memberId, secret_enc: sealed, confirmed_at: null, last_time_step: null })
+      .onConflict((oc) =>
+        oc.column('member_id').doUpdateSet({
+          secret_enc: sealed,
+          enrolled_at: sql<Date>`now()`,
+          confirmed_at: null,
+          last_time_step: null,
+        }),
+      )
+      .execute();
+    await audit(tx, {
+      operatorId: memberId,
+      action: 'operator.totp.enroll',
+      targetType: 'member',
+      targetId: memberId,
+    });
+    const m = await tx
+      .selectFrom('members')
+      .select('login_id')
+      .where('id', '=', memberId)
+      .executeTakeFirstOrThrow();
+    return m.login_id;
+  });
+  return { secret, otpauthUrl: generateURI({ issuer: TOTP_ISSUER, label: loginId, secret }) };
+}
+
+/**
+ * POST /ops/api/v1/totp/confirm {code}: a code from the app proves it holds the pending secret; from then
+ * on sign-in needs a code. The code's step is remembered, so it cannot sign in afterwards.
+ * Throws INVALID_STATE (no enrollment pending), TOTP_ALREADY_ENROLLED, TOTP_INVALID. Audited.
+ */
+export async function confirmTotp(deps: AppDeps, memberId: number, code: string): Promise<OpsTotpStatus> {
+  await inTx(deps.db, async (tx) => {
+    const row = await lockedRow(tx, memberId);
+    if (!row) throw new AppError('INVALID_STATE');
+    if (row.confirmed_at) throw new AppError('TOTP_ALREADY_ENROLLED');
+    const secret = openTotpSecret(totpKey(deps.config), memberId, row.secret_enc);
+    const step = await acceptedStep(secret, code, null);
+    if (step === null) throw new AppError('TOTP_INVALID');
+    await tx
+      .updateTable('operator_totp')
+      .set({ confirmed_at: sql<Date>`now()`, last_time_step: step })
+      .where('member_id', '=', memberId)
+      .execute();
+    await audit(tx, {
+      operatorId: memberId,
+      action: 'operator.totp.confirm',
+      targetType: 'member',
+      targetId: memberId,
+    });
+  });
+  return totpStatus(deps.db, memberId);
+}
+
+/**
+ * The second step of POST /api/v1/auth/login for an operator, called once the password was right
+ * (DECISIONS §13). Without a confirmed TOTP it lets the sign-in through. Otherwise throws TOTP_REQUIRED
+ * (401, no code given) or TOTP_INVALID (400: wrong, outside ±1 step, or a step already used); an accepted
+ * code's step is stored under a row lock, so two sign-ins with one code cannot both pass.
+ */
+export async function checkOperatorTotp(
+  deps: AppDeps,
+  memberId: number,
+  code: string | undefined,
+): Promise<void> {
+  const on = await deps.db
+    .selectFrom('operator_totp')
+    .select('member_id')
+    .where('member_id', '=', memberId)
+    .where('confirmed_at', 'is not', null)
+    .executeTakeFirst();
+  if (!on) return;
+  if (!code) throw new AppError('TOTP_REQUIRED');
+  await inTx(deps.db, async (tx) => {
+    const row = await lockedRow(tx, memberId);
+    // Reset between the two reads: nothing to check any more.
+    if (!row?.confirmed_at) return;
+    const secret = openTotpSecret(totpKey(deps.config), memberId, row.secret_enc);
+    const step = await acceptedStep(secret, code, row.last_time_step);
+    if (step === null) throw new AppError('TOTP_INVALID');
+    await tx
+      .updateTable('operator_totp')
+      .set({ last_time_step: step })
+      .where('member_id', '=', memberId)
+      .execute();
+  });
+}
+
+/**
+ * Removes an operator's TOTP (the CLI reset-operator-totp, for a lost phone) so they sign in with the
+ * password and enroll again. Audited as operator.totp.reset with the operator as both actor and target
+ * (a CLI run has no signed-in operator; `data.via` says where it came from). Returns false when the
+ * operator had no TOTP (nothing written).
+ */
+export async function resetTotp(db: Db, memberId: number, via: string): Promise<boolean> {
+  return inTx(db, async (tx) => {
+    const gone = await tx.deleteFrom('operator_totp').where('member_id', '=', memberId).executeTakeFirst();
+    if (gone.numDeletedRows === 0n) return false;
+    await audit(tx, {
+      operatorId: memberId,
+      action: 'operator.totp.reset',
+      targetType: 'member',
+      targetId: memberId,
+      data: { via },
+    });
+    return true;
+  });
+}
