@@ -19,15 +19,15 @@ import { createGuards } from './http/auth.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
 import { isWebRoute, serveWebApp } from './http/web.ts';
-import healthRoutes from './modules/health/routes.ts';
+import healthRoutes, { type Lifecycle } from './modules/health/routes.ts';
 import identityRoutes from './modules/identity/routes.ts';
 import marketRoutes from './modules/market/routes.ts';
 import opsRoutes from './modules/ops/routes.ts';
 import pricesRoutes from './modules/prices/routes.ts';
-import { runStartupTasks } from './modules/startup.ts';
+import { assertProductionSafe, runStartupTasks } from './modules/startup.ts';
 import walletRoutes from './modules/wallets/routes.ts';
 
-export type App = FastifyInstance & { deps: AppDeps };
+export type App = FastifyInstance & { deps: AppDeps; lifecycle: Lifecycle };
 
 export interface BuildOptions {
   /** An already opened database (tests); otherwise opened from the config. */
@@ -45,6 +45,7 @@ export interface BuildOptions {
  * every module's routes. `server.ts` only listens. Throws when the configuration is unusable.
  */
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<App> {
+  assertProductionSafe(config);
   const dbh =
     opts.dbh ??
     (await openDb({
@@ -77,13 +78,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bodyLimit: 64 * 1024,
     // Only behind a proxy that sets X-Forwarded-For: otherwise a client could pick its own IP for the limits.
     trustProxy: config.trustProxy,
+    // On close (server.ts drains on SIGTERM): idle keep-alive sockets go at once, requests in flight finish.
+    forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
+  dbh.onConnectionError((err) => app.log.warn({ err }, 'database connection lost; the pool dropped it'));
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // DECISIONS §13: nothing that may depend on the caller is stored by a browser or proxy. A route that set
+    // its own policy (static web files, a public list with a short max-age) keeps it.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
   });
 
   const redis = config.redisUrl
@@ -100,6 +107,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     invariants: [],
   };
   app.decorate('deps', deps);
+  const lifecycle: Lifecycle = { draining: false };
+  app.decorate('lifecycle', lifecycle);
   app.decorateRequest('auth', null);
 
   await app.register(helmet, {
@@ -125,9 +134,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The API map helps an attacker more than a member: production serves it only when DOCS_PUBLIC=1.
+  if (!config.isProduction || config.docsPublic) await app.register(swaggerUi, { routePrefix: '/docs' });
 
-  await app.register(healthRoutes, deps);
+  await app.register(healthRoutes, { ...deps, lifecycle });
   await app.register(identityRoutes, deps);
   await app.register(walletRoutes, deps);
   await app.register(marketRoutes, deps);

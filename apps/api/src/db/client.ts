@@ -19,7 +19,53 @@ export interface DbHandle {
   kind: 'postgres' | 'pglite';
   /** Runs a multi-statement SQL script inside `tx` (PGlite's extended protocol takes one statement per query). */
   execScript(tx: Tx, script: string): Promise<void>;
+  /**
+   * Registers a listener for connections lost outside any query (DECISIONS §14): the pool has already
+   * dropped the connection and goes on; the listener only reports it. PGlite never calls it.
+   */
+  onConnectionError(listener: (err: Error) => void): void;
   close(): Promise<void>;
+}
+
+/** How long a request waits for a pooled connection before it fails with DB_UNAVAILABLE (DECISIONS §14). */
+export const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Marks an error raised while opening a connection: whatever its SQLSTATE, the database was not reachable. */
+const CONNECT_FAILED = Symbol('connectFailed');
+
+// Class 08 = connection exception; 57P01..57P03 = terminated by an administrator, crash or shutdown, or
+// not accepting connections yet.
+const UNAVAILABLE_SQLSTATE = /^(08[0-9A-Z]{3}|57P0[1-3])$/;
+const UNAVAILABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+// The texts node-postgres and pg-pool use when a socket died or never came up (they carry no code).
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|connection error and is not queryable|Client was closed|not queryable|timeout exceeded when trying to connect|Connection ended unexpectedly/i;
+
+/**
+ * True when `err` means the database cannot be reached (DECISIONS §14): a failure to open a connection, a
+ * connection-level SQLSTATE, a socket error code or one of the driver's "connection terminated" texts. The
+ * error handler answers these with 503 DB_UNAVAILABLE instead of 500.
+ */
+export function isDbUnavailable(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  if (CONNECT_FAILED in err) return true;
+  const code = 'code' in err && typeof err.code === 'string' ? err.code : undefined;
+  if (code && (UNAVAILABLE_SQLSTATE.test(code) || UNAVAILABLE_ERRNO.has(code))) return true;
+  return err instanceof Error && UNAVAILABLE_MESSAGE.test(err.message);
+}
+
+function markConnectFailed(err: unknown): unknown {
+  if (typeof err === 'object' && err !== null) Object.defineProperty(err, CONNECT_FAILED, { value: true });
+  return err;
 }
 
 /**
@@ -32,13 +78,37 @@ export async function openDb(opts: {
   inMemory?: boolean;
 }): Promise<DbHandle> {
   if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 20 });
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: 20,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    const listeners: ((err: Error) => void)[] = [];
+    const report = (err: Error) => {
+      for (const l of listeners) l(err);
+    };
+    // Without these listeners a connection that dies (pg_terminate_backend, a database restart, a network cut)
+    // emits an unhandled 'error' and ends the process. Idle connections report through the pool; a checked-out
+    // client has no pool listener, so every client gets its own. The failing query itself still rejects and
+    // the pool drops the dead client when it is released.
+    pool.on('error', report);
+    pool.on('connect', (client) => client.on('error', report));
+    const dialectPool = {
+      connect: () =>
+        pool.connect().catch((err: unknown) => {
+          throw markConnectFailed(err);
+        }),
+      end: () => pool.end(),
+    };
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: dialectPool }) });
     return {
       db,
       kind: 'postgres',
       execScript: async (tx, script) => {
         await sql.raw(script).execute(tx);
+      },
+      onConnectionError: (listener) => {
+        listeners.push(listener);
       },
       close: () => db.destroy(),
     };
@@ -61,6 +131,7 @@ export async function openDb(opts: {
     execScript: async (_tx, script) => {
       await client.exec(script);
     },
+    onConnectionError: () => undefined,
     close: () => db.destroy(),
   };
 }

@@ -1,6 +1,7 @@
 import { ERROR_STATUS, type ErrorCode } from '@p2p/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isDbUnavailable } from '../db/client.ts';
 import { AppError, pgCode } from './errors.ts';
 
 const FIELD_CODE_RE = /^[A-Z][A-Z0-9_]*$/;
@@ -20,8 +21,9 @@ function send(reply: import('fastify').FastifyReply, code: ErrorCode, data: Reco
 
 /**
  * The single error handler (DESIGN habit 2, DECISIONS §2): AppError -> its status and code; schema
- * failures -> 400 VALIDATION_FAILED with `fields`; malformed bodies -> 400/413; anything else -> 500
- * INTERNAL_ERROR with nothing of the cause in the answer (it goes to the log).
+ * failures -> 400 VALIDATION_FAILED with `fields`; malformed bodies -> 400/413; a database that cannot be
+ * reached -> 503 DB_UNAVAILABLE (DECISIONS §14); anything else -> 500 INTERNAL_ERROR with nothing of the
+ * cause in the answer (it goes to the log).
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -39,6 +41,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (isResponseSerializationError(err)) {
       request.log.error({ err }, 'response did not match its schema');
       return send(reply, 'INTERNAL_ERROR', null);
+    }
+    if (isDbUnavailable(err)) {
+      request.log.warn({ err }, 'database unavailable');
+      return send(reply, 'DB_UNAVAILABLE', null);
     }
     // Text PostgreSQL cannot store (NUL bytes, invalid encoding) is the client's fault, whichever module met it.
     const sqlState = pgCode(err);

@@ -1,14 +1,36 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
 import { ensureOperator } from './ops/operators.ts';
 import { seedDemo } from './seed/seed.ts';
 
 /**
- * Whether to seed demo data (DECISIONS §9, §10): an explicit SEED_DEMO wins; otherwise only on a new
- * embedded database (no DATABASE_URL and no member yet), so a PostgreSQL deployment never gets demo
+ * Refuses a production start that would be unsafe (DECISIONS §13), before the database is opened: demo
+ * data (SEED_DEMO=1: known passwords, deposits no chain backs) and a missing JWT_SECRET (every instance
+ * would sign with its own random key, and a restart would sign everyone out). Throws an Error whose
+ * message names the variable and the fix.
+ */
+export function assertProductionSafe(config: Config): void {
+  if (!config.isProduction) return;
+  if (config.seedDemo === true) {
+    throw new Error(
+      'SEED_DEMO=1 is refused in production: demo accounts have published passwords and unbacked balances; ' +
+        'unset SEED_DEMO (or use NODE_ENV=development for a demo)',
+    );
+  }
+  if (!config.jwtSecret) {
+    throw new Error('JWT_SECRET is required in production (32+ characters, the same on every instance)');
+  }
+}
+
+/**
+ * Whether to seed demo data (DECISIONS §9, §10, §13): never in production; an explicit SEED_DEMO wins;
+ * otherwise only on a new embedded database (no DATABASE_URL and no member yet), so a PostgreSQL deployment never gets demo
  * accounts by accident.
  */
 export async function shouldSeedDemo(deps: AppDeps): Promise<boolean> {
+  // Production never seeds, whatever the database looks like (assertProductionSafe refuses SEED_DEMO=1).
+  if (deps.config.isProduction) return false;
   if (deps.config.seedDemo !== undefined) return deps.config.seedDemo;
   if (deps.config.databaseUrl) return false;
   const any = await deps.db.selectFrom('members').select('id').limit(1).executeTakeFirst();

@@ -22,8 +22,10 @@ export interface SeedResult {
  * real deposit path (creditDeposit) and OPEN listings in all four coins (createListing + approveListing).
  * Idempotent: existing members, wallets, deposits (same txid) and active listings are kept, so an explicit
  * SEED_DEMO=1 on a seeded database changes nothing. Prints the credentials in one log record.
+ * Throws in production (DECISIONS §13): demo passwords and unbacked balances never reach a real deployment.
  */
 export async function seedDemo(deps: AppDeps, log: FastifyBaseLogger): Promise<SeedResult | null> {
+  if (deps.config.isProduction) throw new Error('demo data is never seeded in production (SEED_DEMO)');
   const { db } = deps;
   const given = deps.config.operator;
   const generated = given ? null : `Ops-${randomBytes(6).toString('hex')}`;
