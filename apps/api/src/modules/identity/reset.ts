@@ -3,17 +3,19 @@ import { LIMITS, maskPhone, type ResetTicketOut } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError, fieldError } from '../../http/errors.ts';
+import { AppError } from '../../http/errors.ts';
 import { sha256, verifyCode } from './codes.ts';
 import { hashPassword } from './password.ts';
 import { sameStoredPhone } from './phone-match.ts';
 import { revokeAllRefreshTokens } from './session.ts';
 
+// Operators are never reset by SMS (DECISIONS §13: they have TOTP and a CLI): to these calls they do not exist.
 async function memberByLoginId(db: Db, loginId: string) {
   const m = await db
     .selectFrom('members')
     .select(['id', 'phone_e164'])
     .where(sql<string>`lower(login_id)`, '=', loginId.toLowerCase())
+    .where('role', '=', 'MEMBER')
     .executeTakeFirst();
   if (!m) throw new AppError('NOT_FOUND_MEMBER_ID');
   return m;
@@ -27,9 +29,11 @@ export async function findPhone(db: Db, loginId: string): Promise<{ phone: strin
 
 /**
  * POST /api/v1/auth/verify-reset-password {id, code, phone?}: checks the newest 'reset' code sent to the
- * member's stored phone (`phone`, if given, full or masked, must name it) and returns a single-use
- * reset ticket valid 10 minutes, stored hashed. Throws NOT_FOUND_MEMBER_ID, VALIDATION_FAILED
- * {phone: PHONE_MISMATCH}, CODE_EXPIRED, CODE_MISMATCH, CODE_TRIES_EXCEEDED.
+ * member's stored phone and returns a single-use reset ticket valid 10 minutes, stored hashed. A `phone`
+ * that does not name the stored phone (full or masked) fails exactly like a wrong code and uses one of the
+ * code's tries (DECISIONS §13): the answer never tells a right phone from a wrong one, so the masked phone
+ * cannot be completed by guessing. Throws NOT_FOUND_MEMBER_ID, CODE_EXPIRED, CODE_MISMATCH {triesLeft},
+ * CODE_TRIES_EXCEEDED.
  */
 export async function verifyReset(
   db: Db,
@@ -37,8 +41,15 @@ export async function verifyReset(
   maxTries: number,
 ): Promise<ResetTicketOut> {
   const m = await memberByLoginId(db, body.id);
-  if (body.phone && !sameStoredPhone(body.phone, m.phone_e164)) throw fieldError({ phone: 'PHONE_MISMATCH' });
-  await verifyCode(db, { phone: m.phone_e164, purpose: 'reset', code: body.code, maxTries, memberId: m.id });
+  const phoneNamed = !body.phone || sameStoredPhone(body.phone, m.phone_e164);
+  await verifyCode(db, {
+    phone: m.phone_e164,
+    purpose: 'reset',
+    // No code hashes to '', so a wrong phone takes the wrong-code path, try counting included.
+    code: phoneNamed ? body.code : '',
+    maxTries,
+    memberId: m.id,
+  });
   const resetTicket = randomBytes(32).toString('base64url');
   const expiresInSec = LIMITS.resetTicketTtlSec;
   await db
@@ -76,6 +87,7 @@ export async function resetPassword(
       .updateTable('members')
       .set({ password_hash: passwordHash, updated_at: sql<Date>`now()` })
       .where('id', '=', ticket.member_id)
+      .where('role', '=', 'MEMBER')
       .execute();
     await revokeAllRefreshTokens(tx, ticket.member_id);
   });

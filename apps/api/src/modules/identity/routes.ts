@@ -82,6 +82,7 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
     '/api/v1/auth/verify-reset-password',
     { schema: { tags: ['auth'], body: VerifyResetBody, response: { 200: TicketEnvelope } } },
     async (request) => {
+      await limits.lookupPerIp.consume(request.ip);
       const ticket = await verifyReset(db, request.body, deps.config.sms.maxTries);
       return { ...ok(ticket), ...ticket };
     },

@@ -2,10 +2,9 @@ import { maskPhone, type SmsRequestBody } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { AppDeps } from '../../../deps.ts';
-import { AppError, fieldError } from '../../../http/errors.ts';
+import { AppError } from '../../../http/errors.ts';
 import { type CodePurpose, discardCode, issueCode, verifyCode } from '../codes.ts';
 import type { IdentityLimits } from '../limits.ts';
-import { sameStoredPhone } from '../phone-match.ts';
 import type { SmsSetup } from './provider.ts';
 
 export interface SmsContext {
@@ -28,15 +27,16 @@ async function resolveTarget(
 ): Promise<Target> {
   const { db, config } = ctx.deps;
   if (body.purpose === 'reset') {
+    // Operators are never reset by SMS (DECISIONS §13): to this flow their ids do not exist.
     const member = await db
       .selectFrom('members')
       .select(['id', 'phone_e164'])
       .where(sql<string>`lower(login_id)`, '=', (body.loginId ?? '').toLowerCase())
+      .where('role', '=', 'MEMBER')
       .executeTakeFirst();
     if (!member) throw new AppError('NOT_FOUND_MEMBER_ID');
-    if (body.phone && !sameStoredPhone(body.phone, member.phone_e164)) {
-      throw fieldError({ phone: 'PHONE_MISMATCH' });
-    }
+    // A wrong phone gets the same answer as the right one (the code goes to the stored phone either way and
+    // only the member can read it): telling them apart would let the masked phone be guessed digit by digit.
     return {
       phone: member.phone_e164,
       purpose: 'reset',
@@ -71,9 +71,12 @@ export async function requestCode(
   ip: string,
   log: FastifyBaseLogger,
 ): Promise<{ expiresInSec: number }> {
+  // The per-IP budgets are spent before the lookup (DECISIONS §13): a reset for an unknown id and a signup
+  // phone that is taken cost the caller as much as a code that was sent.
+  await ctx.limits.smsPerIp.consume(ip);
+  if (memberId === null) await ctx.limits.lookupPerIp.consume(ip);
   const t = await resolveTarget(ctx, body, memberId);
   await ctx.limits.smsCooldown.consume(t.phone);
-  await ctx.limits.smsPerIp.consume(ip);
   await ctx.limits.smsPerPhone.consume(t.phone);
   const { id, code } = await issueCode(ctx.deps.db, { ...t, ip });
   try {
@@ -88,8 +91,9 @@ export async function requestCode(
 }
 
 /**
- * POST /sms/verify {phone, code}: checks the newest 'signup' code of the phone (no member) or 'member'
- * code (signed in). Throws CODE_EXPIRED, CODE_MISMATCH, CODE_TRIES_EXCEEDED.
+ * POST /sms/verify {phone, code}: checks the newest 'signup' code of the phone (no member) or, signed in,
+ * the newest 'member' code of the phone issued to this member (DECISIONS §13: a code another member
+ * requested never verifies here). Throws CODE_EXPIRED, CODE_MISMATCH, CODE_TRIES_EXCEEDED.
  */
 export async function verifySmsCode(
   ctx: SmsContext,
@@ -101,5 +105,6 @@ export async function verifySmsCode(
     purpose: memberId === null ? 'signup' : 'member',
     code: body.code,
     maxTries: ctx.deps.config.sms.maxTries,
+    ...(memberId === null ? {} : { memberId }),
   });
 }
