@@ -131,11 +131,15 @@ describe('identity screens against the real API (issue 4)', () => {
     expect(await page.getByTestId('acc-bank').textContent()).toBe('Jeonbuk Credit Union');
     expect(await page.getByTestId('acc-account-no').textContent()).toBe('110222333444');
 
-    // Logout is local: tokens and userInfo are gone, the header offers login again.
+    // Logout revokes the session on the server (DECISIONS §13), then clears local state: tokens and userInfo
+    // are gone, the header offers login again, and a copy of the old access token no longer works.
     await page.goto('/myinfo');
+    const oldAccessToken = await page.evaluate(() => localStorage.getItem('accessToken'));
+    expect((await server.t.call('GET', '/my', { token: oldAccessToken ?? '' })).status).toBe(200);
     await page.getByTestId('myinfo-logout').click();
     await waitForPath(page, '/');
     await page.getByTestId('header-login').waitFor();
+    expect((await server.t.call('GET', '/my', { token: oldAccessToken ?? '' })).status).toBe(401);
     const stored = await page.evaluate(() => [
       localStorage.getItem('accessToken'),
       localStorage.getItem('refreshToken'),
