@@ -130,11 +130,15 @@ const optionalPassword = z
     if (!r.success) ctx.addIssue({ code: 'custom', message: r.error.issues[0]?.message ?? F.INVALID_FORMAT });
   });
 
-/** PUT /my (SPEC §7 field names; `nickName` with a capital N). */
+/**
+ * PUT /my (SPEC §7 field names; `nickName` with a capital N). `currentPassword` is required (by the API, not
+ * the schema) when the password, phone or bank account changes (DECISIONS §13); '' or absent = not given.
+ */
 export const ModifyBody = z
   .object({
     nickName: nicknameField.refine(noNul, F.INVALID_FORMAT),
     password: optionalPassword,
+    currentPassword: z.string(F.INVALID_TYPE).max(128, F.TOO_LONG).refine(noNul, F.INVALID_FORMAT).optional(),
     countryCode: countryCodeInput,
     phoneE164: phoneE164Field,
     bankName: bankNameField.refine(noNul, F.INVALID_FORMAT),
@@ -142,6 +146,17 @@ export const ModifyBody = z
   })
   .superRefine(phoneOfCountry);
 export type ModifyBody = z.infer<typeof ModifyBody>;
+
+/**
+ * A step-up (DECISIONS §13): the member's password, or a fresh SMS code sent to the member's own phone
+ * (POST /sms/request while signed in); a code is used once. Required by external withdrawals and by the
+ * seller's order completion; absent -> 422 STEP_UP_REQUIRED.
+ */
+export const StepUp = z.union(
+  [z.strictObject({ password: credential }), z.strictObject({ code: smsCodeField })],
+  F.INVALID_FORMAT,
+);
+export type StepUp = z.infer<typeof StepUp>;
 
 /**
  * POST /sms/request. Without a bearer token the code is for signup, with one for the member's own checks

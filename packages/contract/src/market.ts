@@ -10,6 +10,7 @@ import {
   krwField,
   qtyField,
 } from './fields.ts';
+import { StepUp } from './identity.ts';
 import { LIMITS } from './limits.ts';
 import { toUnits } from './money.ts';
 
@@ -128,7 +129,8 @@ export const orderTxidField = z
   .trim()
   .min(1, F.TXID_REQUIRED)
   .max(LIMITS.txidMax, F.TXID_REQUIRED);
-export const buyOrderCompleteBody = z.object({ txid: orderTxidField });
+/** `stepUp` is required (DECISIONS §13: 422 STEP_UP_REQUIRED without it), optional here so the API says so. */
+export const buyOrderCompleteBody = z.object({ txid: orderTxidField, stepUp: StepUp.optional() });
 
 /** A buy order as its buyer receives it on creation (SPEC §3 "Buy order", with the seller's bank details). */
 export const buyOrderCreated = z.object({

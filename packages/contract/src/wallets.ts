@@ -3,6 +3,7 @@ import { DEST_TYPES, TRANSFER_STATUSES, TRANSFER_TYPES, WALLET_STATUSES } from '
 import { pageOf } from './envelope.ts';
 import { FIELD_CODES as F } from './errors.ts';
 import { coinField, cursorField, idParam, qtyField } from './fields.ts';
+import { StepUp } from './identity.ts';
 import { LIMITS } from './limits.ts';
 import { opsPageSize, opsReasonField } from './ops.ts';
 
@@ -20,6 +21,8 @@ export const wallet = z.object({
   address: z.string(),
   status: z.enum(WALLET_STATUSES),
   createdAt: z.string(),
+  /** What one external withdrawal of this coin costs (DECISIONS §3), a decimal coin amount, for the review. */
+  withdrawFee: z.string(),
 });
 export type Wallet = z.infer<typeof wallet>;
 
@@ -80,6 +83,8 @@ export const transferRequestBody = z
     amount: withdrawAmountField,
     destInternalAddress: addressInput.nullish(),
     destExternalAddress: addressInput.nullish(),
+    /** Required for EXTERNAL (DECISIONS §13: 422 STEP_UP_REQUIRED without it); INTERNAL ignores it. */
+    stepUp: StepUp.optional(),
   })
   .superRefine((b, ctx) => {
     const key = b.destType === 'INTERNAL' ? 'destInternalAddress' : 'destExternalAddress';

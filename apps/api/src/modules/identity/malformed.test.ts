@@ -6,13 +6,14 @@ let t: TestApp;
 let token: string;
 // The member's own phone (PUT /my then needs no new verification) and a phone verified for signup, so
 // that bodies which pass validation really reach the database.
-const own = { phone: '' };
+const own = { phone: '', password: '' };
 const signupPhone = randomPhone();
 beforeAll(async () => {
   t = await createTestApp(RELAXED_LIMITS);
   const m = await signupAndLogin(t);
   token = m.accessToken;
   own.phone = m.phone;
+  own.password = m.password;
   const code = await requestAndReadCode(t, signupPhone);
   expect((await t.call('POST', '/sms/verify', { body: { phone: signupPhone, code } })).status).toBe(200);
 });
@@ -61,6 +62,7 @@ const ROUTES: Route[] = [
     valid: () => ({
       nickName: 'nick2',
       password: '',
+      currentPassword: own.password,
       countryCode: '82',
       phoneE164: own.phone,
       bankName: 'KB',

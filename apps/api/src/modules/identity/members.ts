@@ -2,9 +2,11 @@ import { LIMITS, type ModifyBody, type Profile, type SignupBody } from '@p2p/con
 import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
+import type { AppDeps } from '../../deps.ts';
 import { AppError, pgCode, pgConstraint } from '../../http/errors.ts';
 import { hashPassword } from './password.ts';
 import { revokeAllRefreshTokens } from './session.ts';
+import { requireCurrentPassword } from './step-up.ts';
 import { phoneVerifiedWithin } from './verification.ts';
 
 // Availability is decided by these unique indexes (001_core.sql, 002_identity.sql), so a race between two
@@ -101,26 +103,36 @@ export async function getProfile(db: Db, memberId: number): Promise<Profile> {
 }
 
 /**
- * PUT /my (SPEC §5 Modify): nickname (rules + uniqueness), optional new password ('' = unchanged), phone
- * (a changed phone must have a 'member' verification within 10 minutes), bank name and digits-only account
- * number. A new password signs out every other session (their refresh tokens are revoked; `sid`, the
- * caller's session, stays). Throws PHONE_NOT_VERIFIED, NICKNAME_TAKEN, PHONE_TAKEN.
+ * PUT /my (SPEC §5 Modify, DECISIONS §13): nickname (rules + uniqueness), optional new password ('' =
+ * unchanged), phone, bank name and digits-only account number. Changing the password, phone or bank account
+ * needs `currentPassword` (requireCurrentPassword: CURRENT_PASSWORD_REQUIRED, INVALID_CREDENTIALS,
+ * RATE_LIMITED); a changed phone also needs a 'member' verification of the new phone made by this member
+ * within 10 minutes (else PHONE_NOT_VERIFIED). A new password signs out every other session (their refresh
+ * tokens are revoked; `sid`, the caller's session, stays). Throws NICKNAME_TAKEN, PHONE_TAKEN as well.
  */
 export async function modifyProfile(
-  db: Db,
+  deps: Pick<AppDeps, 'db' | 'config' | 'redis'>,
   memberId: number,
   body: ModifyBody,
   sid?: string,
 ): Promise<Profile> {
+  const { db } = deps;
   const current = await db
     .selectFrom('members')
-    .select(['phone_e164'])
+    .select(['phone_e164', 'bank_name', 'account_no'])
     .where('id', '=', memberId)
     .executeTakeFirst();
   if (!current) throw new AppError('UNAUTHORIZED');
+  const phoneChanged = body.phoneE164 !== current.phone_e164;
+  const sensitive =
+    Boolean(body.password) ||
+    phoneChanged ||
+    body.bankName !== current.bank_name ||
+    body.accountNo !== current.account_no;
+  if (sensitive) await requireCurrentPassword(deps, memberId, body.currentPassword);
   if (
-    body.phoneE164 !== current.phone_e164 &&
-    !(await phoneVerifiedWithin(db, body.phoneE164, 'member', LIMITS.signupVerifyWindowSec))
+    phoneChanged &&
+    !(await phoneVerifiedWithin(db, body.phoneE164, 'member', LIMITS.signupVerifyWindowSec, memberId))
   ) {
     throw new AppError('PHONE_NOT_VERIFIED');
   }

@@ -178,9 +178,10 @@ describe('signup refuses every SPEC §5 rule with its stable field code', () => 
 });
 
 describe('PUT /my refuses every SPEC §5 Modify rule', () => {
-  const base = (m: { nickname: string; phone: string }) => ({
+  const base = (m: { nickname: string; phone: string; password: string }) => ({
     nickName: m.nickname,
     password: '',
+    currentPassword: m.password,
     countryCode: '82',
     phoneE164: m.phone,
     bankName: '신한은행',

@@ -26,6 +26,7 @@ describe('a password changed through PUT /my', () => {
       body: {
         nickName: me.body.returnData.nickname,
         password: 'changed77!',
+        currentPassword: m.password,
         countryCode: me.body.returnData.countryCode,
         phoneE164: me.body.returnData.phoneE164,
         bankName: 'KB국민은행',
@@ -48,6 +49,7 @@ describe('a password changed through PUT /my', () => {
       body: {
         nickName: me.body.returnData.nickname,
         password: '',
+        currentPassword: m.password,
         countryCode: '82',
         phoneE164: me.body.returnData.phoneE164,
         bankName: 'KB국민은행',

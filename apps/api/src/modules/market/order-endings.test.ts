@@ -93,7 +93,7 @@ describe('ending orders returns the coins where DECISIONS §4 says', () => {
     expect(await available(t, seller.id, 'BTC')).toBe(97_000_000n);
     await t.call('POST', `/buy-orders/${b.body.returnData.orderId}/complete`, {
       token: seller.token,
-      body: { txid: 't1' },
+      body: { txid: 't1', stepUp: { password: seller.password } },
     });
     expect(await escrow(t, seller.id, 'BTC')).toBe(0n);
     expect(await available(t, buyer.id, 'BTC')).toBe(3_000_000n);
@@ -177,7 +177,7 @@ describe('ending orders returns the coins where DECISIONS §4 says', () => {
     const b = await buy();
     await t.call('POST', `/buy-orders/${b.body.returnData.orderId}/complete`, {
       token: seller.token,
-      body: { txid: 'z' },
+      body: { txid: 'z', stepUp: { password: seller.password } },
     });
     expect(await listing(id, seller.token)).toMatchObject({ status: 'CLOSED', remainingQty: '0' });
     expect(await available(t, seller.id, 'ETH')).toBe(40_000_000n);

@@ -14,6 +14,7 @@ import type { AppDeps } from '../../deps.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { requireStepUp } from '../identity/step-up.ts';
 import * as history from './order-queries.ts';
 import { buyOrderView, createBuyOrder } from './orders.ts';
 import { completeOrder, endOrder } from './transitions.ts';
@@ -77,6 +78,8 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
     },
     async (request) => {
       const seller = memberIdOf(request);
+      // DECISIONS §13: releasing escrow needs the seller's password or a fresh code, before anything moves.
+      await requireStepUp(deps, seller, request.body.stepUp);
       await completeOrder(
         db,
         request.params.id,

@@ -101,7 +101,13 @@ export async function createBuyOrder(
     .select('phone_e164')
     .where('id', '=', buyerId)
     .executeTakeFirstOrThrow();
-  const verified = await phoneVerifiedWithin(db, buyer.phone_e164, 'member', LIMITS.purchaseVerifyWindowSec);
+  const verified = await phoneVerifiedWithin(
+    db,
+    buyer.phone_e164,
+    'member',
+    LIMITS.purchaseVerifyWindowSec,
+    buyerId,
+  );
   if (!verified) throw new AppError('PURCHASE_NOT_VERIFIED');
 
   const units = toUnits(qty);

@@ -78,7 +78,7 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
     const s2 = await trader(t, 'BTC', '1');
     const pending = await listVia(t, s2, { minQty: '0.01', maxQty: '0.5', unitPriceKrw: PRICE });
     await refused(buyer.token, body({ listingId: pending }), 422, 'LISTING_NOT_OPEN');
-    await markPhoneVerified(t, seller.phoneE164);
+    await markPhoneVerified(t, seller.phoneE164, 'member', seller.id);
     await refused(seller.token, body({ destWalletId: seller.wallet.id }), 422, 'SELF_TRADE');
     const small = await trader(t, 'BTC', '0.05');
     const l3 = await openListing(t, small, op, { minQty: '0.01', maxQty: '0.05', unitPriceKrw: PRICE });
@@ -157,14 +157,14 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
     await refused(b.token, buyBody(listingId, 1_000_000, PRICE, b.wallet.id), 422, 'PURCHASE_NOT_VERIFIED');
     await markPhoneVerified(t, b.phoneE164, 'signup');
     await refused(b.token, buyBody(listingId, 1_000_000, PRICE, b.wallet.id), 422, 'PURCHASE_NOT_VERIFIED');
-    await markPhoneVerified(t, b.phoneE164, 'member');
+    await markPhoneVerified(t, b.phoneE164, 'member', b.id);
     await t.app.deps.db
       .updateTable('sms_codes')
       .set({ verified_at: sql<Date>`now() - interval '301 seconds'` })
       .where('phone_e164', '=', b.phoneE164)
       .execute();
     await refused(b.token, buyBody(listingId, 1_000_000, PRICE, b.wallet.id), 422, 'PURCHASE_NOT_VERIFIED');
-    await markPhoneVerified(t, b.phoneE164, 'member');
+    await markPhoneVerified(t, b.phoneE164, 'member', b.id);
     const r = await t.call('POST', '/buy-orders', {
       token: b.token,
       body: buyBody(listingId, 1_000_000, PRICE, b.wallet.id),
@@ -178,7 +178,7 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
     for (const txid of ['   ', 'x'.repeat(129), undefined]) {
       const r = await t.call<{ fields: Record<string, string> }>('POST', `/buy-orders/${id}/complete`, {
         token: seller.token,
-        body: { txid },
+        body: { txid, stepUp: { password: seller.password } },
       });
       expect([r.status, r.body.returnData.fields.txid]).toEqual([400, 'TXID_REQUIRED']);
     }
@@ -186,7 +186,7 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
     const calls: [string, string, unknown?][] = [
       ['POST', `/buy-orders/${id}/cancel`],
       ['POST', `/buy-orders/${id}/reject`],
-      ['POST', `/buy-orders/${id}/complete`, { txid: 'abc' }],
+      ['POST', `/buy-orders/${id}/complete`, { txid: 'abc', stepUp: { password: stranger.password } }],
       ['GET', `/my/buy-history/${id}`],
       ['GET', `/my/sell-history/${id}`],
       ['POST', `/api/v1/sell-listings/${listingId}/close`],

@@ -64,7 +64,7 @@ export async function openListing(t: TestApp, seller: Trader, op: FixtureMember,
 /** A buyer whose phone was just verified for the purchase, with a wallet of `coin`. */
 export async function verifiedBuyer(t: TestApp, coin: Coin): Promise<Trader> {
   const b = await trader(t, coin);
-  await markPhoneVerified(t, b.phoneE164, 'member');
+  await markPhoneVerified(t, b.phoneE164, 'member', b.id);
   return b;
 }
 

@@ -100,7 +100,7 @@ describe('with TRADE_FEE_BPS=100', () => {
 
     const done = await t.call<Detail>('POST', `/buy-orders/${orderId}/complete`, {
       token: seller.token,
-      body: { txid: 'bank-ref-fee-1' },
+      body: { txid: 'bank-ref-fee-1', stepUp: { password: seller.password } },
     });
     expect(done.status, JSON.stringify(done.body)).toBe(200);
     expect(done.body.returnData).toMatchObject({ status: 'COMPLETED', feeQty: '0.00023456' });
@@ -198,7 +198,7 @@ describe('with the default TRADE_FEE_BPS (0)', () => {
     await setOddQty(t, orderId, '0.02345678');
     const done = await t.call<Detail>('POST', `/buy-orders/${orderId}/complete`, {
       token: seller.token,
-      body: { txid: 'bank-ref-fee-3' },
+      body: { txid: 'bank-ref-fee-3', stepUp: { password: seller.password } },
     });
     expect(done.body.returnData).toMatchObject({ status: 'COMPLETED', feeQty: '0' });
     expect(await available(t, buyer.id, 'BTC')).toBe(2_345_678n);

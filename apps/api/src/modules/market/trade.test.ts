@@ -69,7 +69,7 @@ describe('a whole trade', () => {
 
     const done = await t.call<Order>('POST', `/buy-orders/${orderId}/complete`, {
       token: seller.token,
-      body: { txid: '  0xabc123  ' },
+      body: { txid: '  0xabc123  ', stepUp: { password: seller.password } },
     });
     expect(done.body.returnData).toMatchObject({
       status: 'COMPLETED',
@@ -120,7 +120,7 @@ describe('a whole trade', () => {
     });
     const again = await t.call('POST', `/buy-orders/${orderId}/complete`, {
       token: seller.token,
-      body: { txid: 'x' },
+      body: { txid: 'x', stepUp: { password: seller.password } },
     });
     expect([again.status, again.body.returnMessage]).toEqual([409, 'INVALID_STATE']);
     await t.assertLedger();
@@ -144,7 +144,7 @@ describe('a whole trade', () => {
     const pendingBefore = await balanceOf(t.app.deps.db, account.withdrawalPending('BTC'));
     await t.call('POST', `/buy-orders/${orderId}/complete`, {
       token: seller.token,
-      body: { txid: 'bank-ref-1' },
+      body: { txid: 'bank-ref-1', stepUp: { password: seller.password } },
     });
     expect(await balanceOf(t.app.deps.db, account.withdrawalPending('BTC'))).toBe(pendingBefore + 5_000_000n);
     expect(await available(t, buyer.id, 'BTC')).toBe(0n);
@@ -198,7 +198,7 @@ describe('a whole trade', () => {
     const orderId = r.body.returnData.orderId;
     await t.call('POST', `/buy-orders/${orderId}/complete`, {
       token: seller.token,
-      body: { txid: 'bank-ref-2' },
+      body: { txid: 'bank-ref-2', stepUp: { password: seller.password } },
     });
     const w = await t.app.deps.db
       .selectFrom('transfers')

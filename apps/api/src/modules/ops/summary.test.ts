@@ -56,6 +56,7 @@ describe('GET /ops/api/v1/summary and member detail', () => {
         destType: 'EXTERNAL',
         amount: '1',
         destExternalAddress: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+        stepUp: { password: ethHolder.password },
       },
     });
     expect(w.status, JSON.stringify(w.body)).toBe(200);

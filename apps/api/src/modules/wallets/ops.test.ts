@@ -134,6 +134,7 @@ describe('operator withdrawals', () => {
         destType: 'EXTERNAL',
         amount: '1',
         destExternalAddress: EXTERNAL_ETH,
+        stepUp: { password: seller.password },
       },
     });
     pendingId = r.body.returnData.transferId;
@@ -212,6 +213,7 @@ describe('operator withdrawals', () => {
         destType: 'EXTERNAL',
         amount: '0.5',
         destExternalAddress: EXTERNAL_ETH,
+        stepUp: { password: seller.password },
       },
     });
     const id = r.body.returnData.transferId;

@@ -3,6 +3,7 @@ import {
   transferListQuery,
   transferPage,
   transferRequestBody,
+  type Wallet,
   wallet,
   walletCreateBody,
   walletList,
@@ -13,7 +14,7 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import opsWalletRoutes from './ops-routes.ts';
-import { createWallet, listWallets } from './service.ts';
+import { createWallet, listWallets, type WalletBalances } from './service.ts';
 import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
 
 /**
@@ -23,11 +24,16 @@ import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
 export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   installChainKeys(resolveChainKeys(deps.config, app.log));
   const member = deps.guards.requireMember;
+  // The member sees the external withdrawal fee on the review before confirming (DECISIONS §13).
+  const withFee = (w: WalletBalances): Wallet => ({
+    ...w,
+    withdrawFee: deps.config.chain.withdrawFees[w.coinCode],
+  });
 
   app.get(
     '/api/v1/wallets',
     { preHandler: member, schema: { tags: ['wallets'], response: okResponse(walletList) } },
-    async (request) => ok(await listWallets(deps.db, memberIdOf(request))),
+    async (request) => ok((await listWallets(deps.db, memberIdOf(request))).map(withFee)),
   );
 
   app.post(
@@ -42,7 +48,7 @@ export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Pro
       const all = await listWallets(deps.db, memberId);
       const out = all.find((w) => w.id === created.id);
       if (!out) throw new Error('created wallet not listed');
-      return ok(out);
+      return ok(withFee(out));
     },
   );
 

@@ -76,11 +76,15 @@ async function hasWallet(db: DbOrTx, memberId: number, coin: Coin): Promise<bool
   return row !== undefined;
 }
 
+/** A wallet with its balances; the member route adds the configured withdrawal fee. */
+export type WalletBalances = Omit<Wallet, 'withdrawFee'>;
+
 /**
  * The member's wallets with their balances (DECISIONS §4: `balance` is the available balance, escrow
  * shown apart), in coin order of creation.
  */
-export async function listWallets(db: DbOrTx, memberId: number): Promise<Wallet[]> {
+
+export async function listWallets(db: DbOrTx, memberId: number): Promise<WalletBalances[]> {
   const rows = await db
     .selectFrom('wallets as w')
     .leftJoin('ledger_accounts as a', (j) =>

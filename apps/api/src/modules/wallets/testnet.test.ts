@@ -28,6 +28,7 @@ describe('wallets on testnet', () => {
       destType: 'EXTERNAL',
       amount: '0.1',
       destExternalAddress: dest,
+      stepUp: { password: m.password },
     });
     const mainnet = await t.call('POST', '/transfer/request', {
       token: m.token,

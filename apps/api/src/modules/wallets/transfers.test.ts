@@ -14,7 +14,8 @@ const EXTERNAL_BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const EXTERNAL_ETH = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
 beforeAll(async () => {
-  t = await createTestApp({ WITHDRAW_FEE_BTC: '0.0001' });
+  // The parallel-withdrawal test sends 50 step-ups at once: each reserves a try of the failure budget.
+  t = await createTestApp({ WITHDRAW_FEE_BTC: '0.0001', STEP_UP_MAX_FAILURES: '1000' });
   alice = await createMember(t);
   bob = await createMember(t);
   for (const coin of ['BTC', 'ETH', 'XRP'] as const) {
@@ -46,8 +47,15 @@ interface Page {
   totalCount: number;
 }
 
+// Every request carries the member's step-up (DECISIONS §13): these tests are about the transfer rules.
 const request = (m: FixtureMember, body: Record<string, unknown>) =>
-  t.call<TransferOut>('POST', '/transfer/request', { token: m.token, body });
+  t.call<TransferOut>('POST', '/transfer/request', {
+    token: m.token,
+    body:
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? { stepUp: { password: m.password }, ...body }
+        : body,
+  });
 
 describe('internal transfers', () => {
   it('moves the amount at once, with a WITHDRAW and a DEPOSIT row linked to each other', async () => {

@@ -13,6 +13,7 @@ import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
+import { requireStepUp } from '../identity/step-up.ts';
 import { ownWallet, qty, type TransferRow, type WalletRow } from './service.ts';
 
 /** The wire shape of a transfer row (SPEC §3 "Transfer"). */
@@ -68,12 +69,14 @@ export async function listTransfers(
  * of the same coin, instant, one ledger entry available -> available and a row on each side linked by
  * counterpart_id. EXTERNAL: to a checksum-valid address; amount + the coin's withdrawal fee leave the
  * available balance (amount -> withdrawal_pending, fee -> fees) and the row stays PENDING for the
- * operator. Errors: 404 WALLET_NOT_FOUND (source not the caller's, or no such destination wallet),
- * 400 INVALID_ADDRESS, 422 SELF_TRANSFER, 422 INSUFFICIENT_BALANCE (decided by the ledger's constraint,
- * so concurrent requests can never overdraw). Returns the sender's transfer row.
+ * operator, and it needs `stepUp` (DECISIONS §13, requireStepUp: 422 STEP_UP_REQUIRED, 400
+ * INVALID_CREDENTIALS / CODE_*, 429 RATE_LIMITED), checked after the address and before the ledger entry.
+ * Errors: 404 WALLET_NOT_FOUND (source not the caller's, or no such destination wallet), 400
+ * INVALID_ADDRESS, 422 SELF_TRANSFER, 422 INSUFFICIENT_BALANCE (decided by the ledger's constraint, so
+ * concurrent requests can never overdraw). Returns the sender's transfer row.
  */
 export async function requestTransfer(
-  deps: Pick<AppDeps, 'db' | 'config'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'redis'>,
   memberId: number,
   body: TransferRequestBody,
 ): Promise<TransferRow> {
@@ -93,6 +96,8 @@ export async function requestTransfer(
   const address = normalizeAddress(coin, raw);
   if (address === from.address) throw new AppError('SELF_TRANSFER');
   const fee = toUnits(deps.config.chain.withdrawFees[coin]);
+  // After the cheap input checks (a typo costs no step-up try), before anything moves.
+  await requireStepUp(deps, memberId, body.stepUp);
   return inTx(deps.db, (tx) => externalWithdrawal(tx, from, address, units, fee));
 }
 
