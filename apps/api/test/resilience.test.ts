@@ -162,6 +162,7 @@ describe.skipIf(!onPostgres)('losing the database on PostgreSQL (DECISIONS §14)
     await Promise.all(Array.from({ length: 5 }, () => raw('/my', member.token)));
 
     let stop = false;
+    let loadEnded = false;
     const statuses: { status: number; code: string }[] = [];
     const load = (async () => {
       while (!stop) {
@@ -172,15 +173,19 @@ describe.skipIf(!onPostgres)('losing the database on PostgreSQL (DECISIONS §14)
         ]);
         for (const r of batch) statuses.push({ status: r.statusCode, code: r.json().returnMessage });
       }
-    })();
+    })().finally(() => {
+      loadEnded = true;
+    });
+    const answered = async (n: number) => {
+      while (statuses.length < n && !loadEnded) await new Promise((r) => setImmediate(r));
+    };
     // Let the load reach the database before cutting it off.
-    while (statuses.length < 6) await new Promise((r) => setImmediate(r));
+    await answered(6);
     const terminated = await terminateAll();
     expect(terminated).toBeGreaterThan(0);
     release();
     await tx;
-    const after = statuses.length;
-    while (statuses.length < after + 6) await new Promise((r) => setImmediate(r));
+    await answered(statuses.length + 6);
     stop = true;
     await load;
 
