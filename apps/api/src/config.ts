@@ -64,8 +64,6 @@ const schema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   DOCS_PUBLIC: bool.default(false),
   SHUTDOWN_GRACE_SEC: int(0),
-  DOCS_PUBLIC: bool.default(false),
-  SHUTDOWN_GRACE_SEC: int(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -135,10 +133,6 @@ export interface Config {
   /** Trust X-Forwarded-For (set when a load balancer sits in front). */
   trustProxy: boolean;
   webDistDir: string | undefined;
-  /** Serve /docs (Swagger UI and /docs/json) in production too; always served outside production. */
-  docsPublic: boolean;
-  /** Seconds between the shutdown signal (readyz 503) and closing the listener, for load balancers to notice. */
-  shutdownGraceSec: number;
   /** Serve /docs (Swagger UI and /docs/json) in production too; always served outside production. */
   docsPublic: boolean;
   /** Seconds between the shutdown signal (readyz 503) and closing the listener, for load balancers to notice. */
@@ -215,8 +209,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     corsOrigin: e.CORS_ORIGIN,
     trustProxy: e.TRUST_PROXY,
     webDistDir: e.WEB_DIST_DIR,
-    docsPublic: e.DOCS_PUBLIC,
-    shutdownGraceSec: e.SHUTDOWN_GRACE_SEC,
     docsPublic: e.DOCS_PUBLIC,
     shutdownGraceSec: e.SHUTDOWN_GRACE_SEC,
     logLevel: e.LOG_LEVEL,
