@@ -25,9 +25,19 @@ export const ACTIVE_LISTING_STATUSES = [
   'PAUSED',
 ] as const satisfies ListingStatus[];
 
-/** Buy order states (SPEC §4, DECISIONS §4). */
-export const ORDER_STATUSES = ['REQUESTED', 'COMPLETED', 'CANCELED', 'REJECTED'] as const;
+/** Buy order states (SPEC §4, DECISIONS §4, §11). */
+export const ORDER_STATUSES = [
+  'REQUESTED',
+  'PAID',
+  'DISPUTED',
+  'COMPLETED',
+  'CANCELED',
+  'REJECTED',
+  'EXPIRED',
+] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
+/** States in which an order holds its quantity and counts against the buyer's live-order limit (DECISIONS §11). */
+export const LIVE_ORDER_STATUSES = ['REQUESTED', 'PAID', 'DISPUTED'] as const satisfies OrderStatus[];
 
 export const DEST_TYPES = ['INTERNAL', 'EXTERNAL'] as const;
 export type DestType = (typeof DEST_TYPES)[number];
@@ -44,12 +54,15 @@ export type ListingSort = (typeof LISTING_SORTS)[number];
 export const LANGUAGES = ['en', 'kr', 'jp'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** Statuses after which detail screens show no cancel/complete buttons (SPEC §4). */
-export const FINAL_STATUSES = ['CLOSED', 'CANCELED', 'REJECTED', 'COMPLETED'] as const;
+/** Statuses after which detail screens show no cancel/complete buttons (SPEC §4, DECISIONS §11). */
+export const FINAL_STATUSES = ['CLOSED', 'CANCELED', 'REJECTED', 'COMPLETED', 'EXPIRED'] as const;
 
-/** True when a detail screen may offer cancel (and complete, for sell history) for this status (SPEC §4). */
+/**
+ * True when a detail screen may offer cancel (and complete, for sell history) for this status (SPEC §4).
+ * DISPUTED is live but only an operator may end it (DECISIONS §11), so members get no buttons there.
+ */
 export function isActionable(status: string): boolean {
-  return !(FINAL_STATUSES as readonly string[]).includes(status);
+  return status !== 'DISPUTED' && !(FINAL_STATUSES as readonly string[]).includes(status);
 }
 
 type ListingAction = 'approve' | 'reject' | 'close' | 'autoClose';
@@ -66,15 +79,58 @@ export function nextListingStatus(from: ListingStatus, action: ListingAction): L
   return t.from.includes(from) ? t.to : null;
 }
 
-type OrderAction = 'cancel' | 'reject' | 'complete';
-const ORDER_TRANSITIONS: Record<OrderAction, { from: readonly OrderStatus[]; to: OrderStatus }> = {
-  cancel: { from: ['REQUESTED'], to: 'CANCELED' },
-  reject: { from: ['REQUESTED'], to: 'REJECTED' },
-  complete: { from: ['REQUESTED'], to: 'COMPLETED' },
-};
+/** Who moves an order (DECISIONS §11): its two parties, an operator, or the server's own timers. */
+export const ORDER_ACTORS = ['buyer', 'seller', 'operator', 'system'] as const;
+export type OrderActorKind = (typeof ORDER_ACTORS)[number];
 
-/** The buy order state machine (DECISIONS §4): the next status, or null when the action is not allowed. */
-export function nextOrderStatus(from: OrderStatus, action: OrderAction): OrderStatus | null {
-  const t = ORDER_TRANSITIONS[action];
-  return t.from.includes(from) ? t.to : null;
+export const ORDER_ACTIONS = [
+  'paid',
+  'cancel',
+  'reject',
+  'complete',
+  'dispute',
+  'expire',
+  'escalate',
+] as const;
+export type OrderAction = (typeof ORDER_ACTIONS)[number];
+
+export interface OrderTransition {
+  action: OrderAction;
+  by: OrderActorKind;
+  from: readonly OrderStatus[];
+  to: OrderStatus;
+}
+
+/**
+ * The one order transition table (DECISIONS §11): the API decides every move with it and the web app
+ * shows the actions it allows. Time rules sit on top: a buyer's dispute only ORDER_DISPUTE_AFTER_SEC after
+ * PAID; 'expire' at paymentDeadline, 'escalate' at releaseDeadline (and past a deadline the timer's move
+ * wins over any party's action).
+ */
+export const ORDER_TRANSITIONS: readonly OrderTransition[] = [
+  { action: 'paid', by: 'buyer', from: ['REQUESTED'], to: 'PAID' },
+  { action: 'cancel', by: 'buyer', from: ['REQUESTED', 'PAID'], to: 'CANCELED' },
+  { action: 'dispute', by: 'buyer', from: ['PAID'], to: 'DISPUTED' },
+  { action: 'reject', by: 'seller', from: ['REQUESTED'], to: 'REJECTED' },
+  { action: 'complete', by: 'seller', from: ['REQUESTED', 'PAID'], to: 'COMPLETED' },
+  { action: 'dispute', by: 'seller', from: ['PAID'], to: 'DISPUTED' },
+  { action: 'cancel', by: 'operator', from: ['REQUESTED', 'PAID', 'DISPUTED'], to: 'CANCELED' },
+  { action: 'complete', by: 'operator', from: ['REQUESTED', 'PAID', 'DISPUTED'], to: 'COMPLETED' },
+  { action: 'expire', by: 'system', from: ['REQUESTED'], to: 'EXPIRED' },
+  { action: 'escalate', by: 'system', from: ['PAID'], to: 'DISPUTED' },
+];
+
+/** The order state machine (DECISIONS §11): the next status, or null when `by` may not do `action` now. */
+export function nextOrderStatus(
+  from: OrderStatus,
+  action: OrderAction,
+  by: OrderActorKind,
+): OrderStatus | null {
+  const t = ORDER_TRANSITIONS.find((x) => x.action === action && x.by === by && x.from.includes(from));
+  return t ? t.to : null;
+}
+
+/** The actions `by` may take on an order in `status` (the web app's buttons; time rules not applied). */
+export function orderActionsFor(status: OrderStatus, by: OrderActorKind): OrderAction[] {
+  return ORDER_TRANSITIONS.filter((x) => x.by === by && x.from.includes(status)).map((x) => x.action);
 }

@@ -45,6 +45,12 @@ export const ERROR_STATUS = {
   SELF_TRANSFER: 422,
   RESERVE_TIME_INVALID: 422,
   PURCHASE_NOT_VERIFIED: 422,
+  /** DECISIONS §11: a buyer holds at most MAX_LIVE_ORDERS_PER_BUYER live orders */
+  TOO_MANY_LIVE_ORDERS: 422,
+  /** DECISIONS §11: too many cancels or expiries in 24 h; returnData {until} */
+  PURCHASE_BLOCKED: 422,
+  /** DECISIONS §11: a buyer may open a dispute only ORDER_DISPUTE_AFTER_SEC after PAID; returnData {from} */
+  DISPUTE_TOO_EARLY: 422,
   STEP_UP_REQUIRED: 422,
   RATE_LIMITED: 429,
   INTERNAL_ERROR: 500,

@@ -61,7 +61,25 @@ export const sellListingDetail = z.object({
 });
 export type SellListingDetail = z.infer<typeof sellListingDetail>;
 
-/** A card of the public trade list and the home carousel; sellerName is masked (DECISIONS §10). */
+/**
+ * A seller's track record (DECISIONS §11), read from a maintained summary (never a scan per card).
+ * completedTrades: all COMPLETED orders as seller. completionRatePct: COMPLETED / ended orders of the last
+ * 30 days that the seller could have completed (COMPLETED, REJECTED, DISPUTED-then-CANCELED), integer 0-100,
+ * null below 5 such orders. medianReleaseSec: median of (completedAt - paidAt, or createdAt when never PAID)
+ * over the last 30 days' completions, null below 5. memberSince: the seller's signup time (ISO).
+ */
+export const sellerStats = z.object({
+  completedTrades: z.number().int(),
+  completionRatePct: z.number().int().nullable(),
+  medianReleaseSec: z.number().int().nullable(),
+  memberSince: z.string(),
+});
+export type SellerStats = z.infer<typeof sellerStats>;
+
+/**
+ * A card of the public trade list and the home carousel; sellerName is masked (DECISIONS §10). The nickname
+ * is the seller's one public name (DECISIONS §11): sellerLoginId stays for SPEC §3 clients and carries it too.
+ */
 export const tradeListing = z.object({
   listingId: z.number().int(),
   coinCode: z.enum(COINS),
@@ -75,6 +93,7 @@ export const tradeListing = z.object({
   sellerLoginId: z.string(),
   sellerName: z.string(),
   sellerCountry: z.string(),
+  sellerStats,
 });
 export type TradeListing = z.infer<typeof tradeListing>;
 
@@ -84,6 +103,7 @@ export const mySellListing = tradeListing.omit({
   sellerLoginId: true,
   sellerName: true,
   sellerCountry: true,
+  sellerStats: true,
 });
 export type MySellListing = z.infer<typeof mySellListing>;
 
@@ -132,6 +152,51 @@ export const orderTxidField = z
 /** `stepUp` is required (DECISIONS §13: 422 STEP_UP_REQUIRED without it), optional here so the API says so. */
 export const buyOrderCompleteBody = z.object({ txid: orderTxidField, stepUp: StepUp.optional() });
 
+/** Why a party opens a dispute (DECISIONS §11); COINS_NOT_RELEASED is also the timer's reason. */
+export const DISPUTE_REASONS = [
+  'PAYMENT_NOT_RECEIVED',
+  'COINS_NOT_RELEASED',
+  'WRONG_AMOUNT',
+  'THIRD_PARTY_PAYMENT',
+  'OTHER',
+] as const;
+export type DisputeReason = (typeof DISPUTE_REASONS)[number];
+
+/** POST /buy-orders/{id}/dispute (DECISIONS §11): a reason and a statement of 10-2000 characters. */
+export const buyOrderDisputeBody = z.object({
+  reason: z.enum(DISPUTE_REASONS, F.INVALID_FORMAT),
+  statement: z.string(F.REQUIRED).trim().min(10, F.REQUIRED).max(2000, F.TOO_LONG),
+});
+export type BuyOrderDisputeBody = z.infer<typeof buyOrderDisputeBody>;
+
+/**
+ * The protocol's clock on every order view (DECISIONS §11), ISO or null when not applicable:
+ * paymentDeadline (REQUESTED expires then), paidAt, releaseDeadline (PAID escalates then), disputedAt,
+ * expiredAt, and disputeOpensAt (when the buyer may open a dispute; the seller may at once while PAID).
+ */
+export const orderClock = z.object({
+  paymentDeadline: z.string().nullable(),
+  paidAt: z.string().nullable(),
+  releaseDeadline: z.string().nullable(),
+  disputedAt: z.string().nullable(),
+  expiredAt: z.string().nullable(),
+  disputeOpensAt: z.string().nullable(),
+});
+export type OrderClock = z.infer<typeof orderClock>;
+
+/**
+ * A dispute's record (DECISIONS §11): who opened it (BUYER, SELLER, or SYSTEM for the release timer), the
+ * opener's reason and each side's statement (the other party adds theirs with the same call while DISPUTED).
+ */
+export const orderDispute = z.object({
+  reason: z.enum(DISPUTE_REASONS),
+  openedBy: z.enum(['BUYER', 'SELLER', 'SYSTEM']),
+  buyerStatement: z.string().nullable(),
+  sellerStatement: z.string().nullable(),
+  systemStatement: z.string().nullable(),
+});
+export type OrderDispute = z.infer<typeof orderDispute>;
+
 /** A buy order as its buyer receives it on creation (SPEC §3 "Buy order", with the seller's bank details). */
 export const buyOrderCreated = z.object({
   orderId: z.number().int(),
@@ -153,6 +218,9 @@ export const buyOrderCreated = z.object({
   sellerCountryCode: z.string(),
   reserveDate: z.string().nullable(),
   reserveTime: z.string().nullable(),
+  ...orderClock.shape,
+  dispute: orderDispute.nullable(),
+  sellerStats,
 });
 export type BuyOrderCreated = z.infer<typeof buyOrderCreated>;
 
@@ -168,6 +236,7 @@ export const orderHistoryItem = z.object({
   sellerNickName: z.string(),
   sellerCountryCode: z.string(),
   buyerNickname: z.string().optional(),
+  ...orderClock.shape,
 });
 export type OrderHistoryItem = z.infer<typeof orderHistoryItem>;
 
@@ -234,4 +303,8 @@ export const opsOrder = z.object({
   reason: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
+  ...orderClock.shape,
+  dispute: orderDispute.nullable(),
+  /** seconds since the dispute opened (the queue's waiting time), null unless DISPUTED */
+  waitingSec: z.number().int().nullable(),
 });

@@ -1,4 +1,4 @@
-import { type Coin, nextListingStatus, toUnits } from '@p2p/contract';
+import { type Coin, LIVE_ORDER_STATUSES, nextListingStatus, toUnits } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { Tx } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
@@ -40,7 +40,7 @@ export async function releaseEscrow(
 /**
  * Ends a locked active listing as CLOSED (action 'close' by its seller, 'autoClose' when exhausted):
  * the part not held by live orders (remainingQty) returns escrow -> available and remainingQty becomes 0,
- * so a closed listing holds nothing (REQUESTED orders keep their own quantity in escrow).
+ * so a closed listing holds nothing (live orders keep their own quantity in escrow).
  * Throws 409 INVALID_STATE when the state machine refuses.
  */
 export async function closeLocked(tx: Tx, l: LockedListing, action: 'close' | 'autoClose'): Promise<void> {
@@ -56,7 +56,7 @@ export async function closeLocked(tx: Tx, l: LockedListing, action: 'close' | 'a
 
 /**
  * After any order transition (DECISIONS §4): an OPEN or PAUSED listing whose remainingQty is below minQty
- * and that has no live (REQUESTED) order closes itself and the rest returns to the seller. While orders
+ * and that has no live (REQUESTED, PAID, DISPUTED) order closes itself and the rest returns to the seller. While orders
  * are live it stays OPEN (a cancel may make it sellable again) but the trade list hides it.
  */
 export async function autoCloseIfExhausted(tx: Tx, listingId: number): Promise<void> {
@@ -67,7 +67,7 @@ export async function autoCloseIfExhausted(tx: Tx, listingId: number): Promise<v
     .selectFrom('buy_orders')
     .select('id')
     .where('listing_id', '=', listingId)
-    .where('status', '=', 'REQUESTED')
+    .where('status', 'in', LIVE_ORDER_STATUSES)
     .limit(1)
     .executeTakeFirst();
   if (!live) await closeLocked(tx, l, 'autoClose');

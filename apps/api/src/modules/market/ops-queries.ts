@@ -1,10 +1,11 @@
 import type { ListingStatus, OrderStatus, opsListing, opsOrder } from '@p2p/contract';
 import type { z } from 'zod';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
-import { type OrderRow, orderWithParties } from './order-views.ts';
+import { type OrderRow, orderWithParties, toOrderClock, toOrderDispute } from './order-views.ts';
 import { type Page, toPage } from './queries.ts';
+import { runOrderTimers, settleBeforeRead } from './timers.ts';
 import { iso, isoOrNull, listingWithSeller, qty, toListingDetail } from './views.ts';
 
 type OpsListing = z.infer<typeof opsListing>;
@@ -40,11 +41,18 @@ export async function opsListings(
   );
 }
 
-/** GET /ops/api/v1/orders: orders of any (or one) status, optionally of one member (as buyer or seller). */
+/**
+ * GET /ops/api/v1/orders: orders of any (or one) status, optionally of one member (as buyer or seller),
+ * newest first. status=DISPUTED is the dispute queue (DECISIONS §11): oldest dispute first, keyset on
+ * (disputedAt, id), each with both statements and its waiting time. Due orders are settled first, so an
+ * order past its deadline is never listed as live.
+ */
 export async function opsOrders(
-  db: DbOrTx,
+  db: Db,
   q: { status?: OrderStatus; memberId?: number; size: number; cursor?: string },
 ): Promise<Page<OpsOrder>> {
+  await runOrderTimers(db);
+  if (q.status === 'DISPUTED') return disputeQueue(db, q);
   const scope = `ops-orders:${q.status ?? 'ALL'}:${q.memberId ?? 'ALL'}`;
   const cursor = decodeCursor(scope, q.cursor, false);
   let rows = orderWithParties(db);
@@ -69,6 +77,36 @@ export async function opsOrders(
   return toPage(list, q.size, Number(n.n), toOpsOrder, (r) => encodeCursor(scope, { key: null, id: r.id }));
 }
 
+async function disputeQueue(db: Db, q: { memberId?: number; size: number; cursor?: string }) {
+  const scope = `ops-disputes:${q.memberId ?? 'ALL'}`;
+  const cursor = decodeCursor(scope, q.cursor, true);
+  let rows = orderWithParties(db).where('o.status', '=', 'DISPUTED');
+  let count = db
+    .selectFrom('buy_orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('status', '=', 'DISPUTED');
+  const memberId = q.memberId;
+  if (memberId !== undefined) {
+    rows = rows.where((eb) => eb.or([eb('o.buyer_id', '=', memberId), eb('o.seller_id', '=', memberId)]));
+    count = count.where((eb) => eb.or([eb('buyer_id', '=', memberId), eb('seller_id', '=', memberId)]));
+  }
+  if (cursor && cursor.key !== null) {
+    const after = new Date(cursor.key);
+    rows = rows.where((eb) => eb(eb.refTuple('o.disputed_at', 'o.id'), '>', eb.tuple(after, cursor.id)));
+  }
+  const [list, n] = await Promise.all([
+    rows
+      .orderBy('o.disputed_at', 'asc')
+      .orderBy('o.id', 'asc')
+      .limit(q.size + 1)
+      .execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  return toPage(list, q.size, Number(n.n), toOpsOrder, (r) =>
+    encodeCursor(scope, { key: r.disputed_at ? new Date(r.disputed_at).getTime() : 0, id: r.id }),
+  );
+}
+
 function toOpsOrder(r: OrderRow): OpsOrder {
   return {
     orderId: r.id,
@@ -88,11 +126,18 @@ function toOpsOrder(r: OrderRow): OpsOrder {
     reason: r.reason,
     createdAt: iso(r.created_at),
     completedAt: isoOrNull(r.completed_at),
+    ...toOrderClock(r),
+    dispute: toOrderDispute(r),
+    waitingSec:
+      r.status === 'DISPUTED' && r.disputed_at
+        ? Math.max(0, Math.floor((Date.now() - new Date(r.disputed_at).getTime()) / 1000))
+        : null,
   };
 }
 
-/** One order in the operator's view, or 404 ORDER_NOT_FOUND. */
-export async function opsOrderById(db: DbOrTx, orderId: number): Promise<OpsOrder> {
+/** One order in the operator's view, or 404 ORDER_NOT_FOUND (settled first when a deadline has passed). */
+export async function opsOrderById(db: Db, orderId: number): Promise<OpsOrder> {
+  await settleBeforeRead(db, orderId);
   const row = await orderWithParties(db).where('o.id', '=', orderId).executeTakeFirst();
   if (!row) throw new AppError('ORDER_NOT_FOUND');
   return toOpsOrder(row);

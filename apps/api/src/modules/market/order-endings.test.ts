@@ -11,6 +11,7 @@ import {
   myListing,
   openListing,
   operator,
+  placeOrder,
   trader,
   verifiedBuyer,
 } from './test-kit.ts';
@@ -36,14 +37,8 @@ const market = (minQty?: string, maxQty?: string) => btcMarket(t, op, minQty, ma
 describe('ending orders returns the coins where DECISIONS §4 says', () => {
   it('buyer cancel and seller reject put the quantity back on the listing', async () => {
     const { seller, buyer, id } = await market();
-    const a = await t.call<Order>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
-    });
-    const b = await t.call<Order>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 3_000_000, PRICE, buyer.wallet.id),
-    });
+    const a = await placeOrder<Order>(t, buyer, buyBody(id, 1_000_000, PRICE, buyer.wallet.id));
+    const b = await placeOrder<Order>(t, buyer, buyBody(id, 3_000_000, PRICE, buyer.wallet.id));
     expect((await listing(id, seller.token)).remainingQty).toBe('0.92');
     // the seller may not cancel as buyer, the buyer may not reject as seller: 404, nothing changes
     expect(
@@ -74,14 +69,8 @@ describe('ending orders returns the coins where DECISIONS §4 says', () => {
 
   it('close with a live order: the free part returns at once, the order part when the order ends', async () => {
     const { seller, buyer, id } = await market();
-    const a = await t.call<Order>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
-    });
-    const b = await t.call<Order>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 1_500_000, PRICE, buyer.wallet.id),
-    });
+    const a = await placeOrder<Order>(t, buyer, buyBody(id, 1_000_000, PRICE, buyer.wallet.id));
+    const b = await placeOrder<Order>(t, buyer, buyBody(id, 1_500_000, PRICE, buyer.wallet.id));
     const closed = await t.call<Listing>('POST', `/api/v1/sell-listings/${id}/close`, {
       token: seller.token,
     });
@@ -102,14 +91,8 @@ describe('ending orders returns the coins where DECISIONS §4 says', () => {
 
   it('operator cancel and complete act like the seller, with a reason, audited', async () => {
     const { seller, buyer, id } = await market();
-    const a = await t.call<Order>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
-    });
-    const b = await t.call<Order>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 2_000_000, PRICE, buyer.wallet.id),
-    });
+    const a = await placeOrder<Order>(t, buyer, buyBody(id, 1_000_000, PRICE, buyer.wallet.id));
+    const b = await placeOrder<Order>(t, buyer, buyBody(id, 2_000_000, PRICE, buyer.wallet.id));
     const oa = a.body.returnData.orderId;
     const ob = b.body.returnData.orderId;
     const noTxid = await t.call('POST', `/ops/api/v1/orders/${ob}/complete`, {
@@ -162,11 +145,7 @@ describe('ending orders returns the coins where DECISIONS §4 says', () => {
       (await t.call<{ list: Listing[] }>('GET', '/api/v1/sell-listings?coin=ETH')).body.returnData.list.map(
         (l) => l.listingId,
       );
-    const buy = () =>
-      t.call<Order>('POST', '/buy-orders', {
-        token: buyer.token,
-        body: buyBody(id, 3_000_000, 5_000_000, buyer.wallet.id),
-      });
+    const buy = () => placeOrder<Order>(t, buyer, buyBody(id, 3_000_000, 5_000_000, buyer.wallet.id));
     const a = await buy();
     expect(a.body.returnData.requestQty).toBe('0.6');
     expect(await ids()).not.toContain(id);

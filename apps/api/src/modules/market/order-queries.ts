@@ -1,9 +1,10 @@
 import type { BuyOrderDetail, MyListQuery, OrderHistoryItem, SellOrderDetail } from '@p2p/contract';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { orderWithParties, toBuyOrderDetail, toHistoryItem, toSellOrderDetail } from './order-views.ts';
 import { type Page, toPage } from './queries.ts';
+import { settleBeforeRead, settleDueFor } from './timers.ts';
 
 export type OrderSide = 'buyer' | 'seller';
 
@@ -12,11 +13,13 @@ export type OrderSide = 'buyer' | 'seller';
  * status, newest first, keyset by id (SPEC §3 fields; the sell history adds buyerNickname).
  */
 export async function orderHistory(
-  db: DbOrTx,
+  db: Db,
   memberId: number,
   side: OrderSide,
   q: MyListQuery,
 ): Promise<Page<OrderHistoryItem>> {
+  // an order past its deadline never shows as live (DECISIONS §11): settle the member's due orders first
+  await settleDueFor(db, memberId);
   const scope = `${side}-history`;
   const cursor = decodeCursor(scope, q.cursor, false);
   const col = side === 'buyer' ? 'o.buyer_id' : 'o.seller_id';
@@ -42,8 +45,9 @@ export async function orderHistory(
   );
 }
 
-/** GET /my/buy-history/{id}: 404 ORDER_NOT_FOUND unless the caller is the buyer. */
-export async function buyOrderDetail(db: DbOrTx, buyerId: number, orderId: number): Promise<BuyOrderDetail> {
+/** GET /my/buy-history/{id}: 404 ORDER_NOT_FOUND unless the caller is the buyer; settled before it is read. */
+export async function buyOrderDetail(db: Db, buyerId: number, orderId: number): Promise<BuyOrderDetail> {
+  await settleBeforeRead(db, orderId);
   const row = await orderWithParties(db)
     .where('o.id', '=', orderId)
     .where('o.buyer_id', '=', buyerId)
@@ -52,12 +56,9 @@ export async function buyOrderDetail(db: DbOrTx, buyerId: number, orderId: numbe
   return toBuyOrderDetail(row);
 }
 
-/** GET /my/sell-history/{id}: 404 ORDER_NOT_FOUND unless the caller is the seller. */
-export async function sellOrderDetail(
-  db: DbOrTx,
-  sellerId: number,
-  orderId: number,
-): Promise<SellOrderDetail> {
+/** GET /my/sell-history/{id}: 404 ORDER_NOT_FOUND unless the caller is the seller; settled before it is read. */
+export async function sellOrderDetail(db: Db, sellerId: number, orderId: number): Promise<SellOrderDetail> {
+  await settleBeforeRead(db, orderId);
   const row = await orderWithParties(db)
     .where('o.id', '=', orderId)
     .where('o.seller_id', '=', sellerId)

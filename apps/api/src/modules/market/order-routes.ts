@@ -35,7 +35,15 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
       schema: { tags, security: bearer, body: buyOrderCreateBody, response: okResponse(buyOrderCreated) },
     },
     async (request) =>
-      ok(await createBuyOrder(db, deps.config.chain.network, memberIdOf(request), request.body)),
+      ok(
+        await createBuyOrder(
+          db,
+          deps.config.chain.network,
+          memberIdOf(request),
+          request.body,
+          deps.config.orders,
+        ),
+      ),
   );
 
   app.post(

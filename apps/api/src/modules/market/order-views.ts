@@ -1,8 +1,20 @@
-import type { BuyOrderCreated, BuyOrderDetail, OrderHistoryItem, SellOrderDetail } from '@p2p/contract';
+import type {
+  BuyOrderCreated,
+  BuyOrderDetail,
+  OrderClock,
+  OrderDispute,
+  OrderHistoryItem,
+  SellOrderDetail,
+} from '@p2p/contract';
+import { LIVE_ORDER_STATUSES } from '@p2p/contract';
 import type { DbOrTx } from '../../db/client.ts';
+import { toSellerStats } from './seller-stats.ts';
 import { iso, isoOrNull, maskName, qty } from './views.ts';
 
-/** Selects buy orders with their listing, the seller's wallet address and both parties. */
+/**
+ * Selects buy orders with their listing, the seller's wallet address, both parties and the seller's
+ * maintained track record (DECISIONS §11).
+ */
 export function orderWithParties(db: DbOrTx) {
   return db
     .selectFrom('buy_orders as o')
@@ -10,6 +22,7 @@ export function orderWithParties(db: DbOrTx) {
     .innerJoin('wallets as w', 'w.id', 'l.wallet_id')
     .innerJoin('members as s', 's.id', 'o.seller_id')
     .innerJoin('members as b', 'b.id', 'o.buyer_id')
+    .leftJoin('seller_stats as st', 'st.member_id', 'o.seller_id')
     .select([
       'o.id',
       'o.listing_id',
@@ -29,6 +42,20 @@ export function orderWithParties(db: DbOrTx) {
       'o.reason',
       'o.created_at',
       'o.completed_at',
+      'o.payment_deadline',
+      'o.paid_at',
+      'o.release_deadline',
+      'o.dispute_opens_at',
+      'o.disputed_at',
+      'o.expired_at',
+      'o.dispute_reason',
+      'o.dispute_opened_by',
+      'o.buyer_statement',
+      'o.seller_statement',
+      'o.system_statement',
+      'st.completed_trades as seller_completed_trades',
+      'st.recent as seller_recent',
+      's.created_at as seller_since',
       'l.bank_name',
       'l.account_no',
       'w.address as seller_address',
@@ -49,6 +76,32 @@ export function orderWithParties(db: DbOrTx) {
 
 export type OrderRow = Awaited<ReturnType<ReturnType<typeof orderWithParties>['executeTakeFirstOrThrow']>>;
 
+const isLive = (status: string) => (LIVE_ORDER_STATUSES as readonly string[]).includes(status);
+
+/** The protocol's clock of an order (DECISIONS §11): ISO instants, null when not applicable. */
+export function toOrderClock(r: OrderRow): OrderClock {
+  return {
+    paymentDeadline: r.status === 'REQUESTED' || r.status === 'EXPIRED' ? iso(r.payment_deadline) : null,
+    paidAt: isoOrNull(r.paid_at),
+    releaseDeadline: r.status === 'PAID' || r.status === 'DISPUTED' ? isoOrNull(r.release_deadline) : null,
+    disputedAt: isoOrNull(r.disputed_at),
+    expiredAt: isoOrNull(r.expired_at),
+    disputeOpensAt: r.status === 'PAID' ? isoOrNull(r.dispute_opens_at) : null,
+  };
+}
+
+/** The dispute record, null when the order was never disputed. */
+export function toOrderDispute(r: OrderRow): OrderDispute | null {
+  if (r.dispute_reason === null || r.dispute_opened_by === null) return null;
+  return {
+    reason: r.dispute_reason,
+    openedBy: r.dispute_opened_by,
+    buyerStatement: r.buyer_statement,
+    sellerStatement: r.seller_statement,
+    systemStatement: r.system_statement,
+  };
+}
+
 /**
  * The buyer's view (SPEC §3 "Buy order"): the seller's bank details for the deposit; the seller's full
  * name only while the order is live (DECISIONS §10), masked afterwards.
@@ -65,8 +118,9 @@ export function toBuyOrderCreated(r: OrderRow): BuyOrderCreated {
     destType: r.dest_type,
     destAddress: r.dest_address,
     address: r.seller_address,
-    sellerLoginId: r.seller_login_id,
-    sellerAccountHolder: r.status === 'REQUESTED' ? r.seller_name : maskName(r.seller_name),
+    // the nickname is a member's one public name (DECISIONS §11): no login id leaves for the other party
+    sellerLoginId: r.seller_nickname,
+    sellerAccountHolder: isLive(r.status) ? r.seller_name : maskName(r.seller_name),
     sellerPhone: r.seller_phone,
     sellerBankName: r.bank_name,
     sellerAccountNo: r.account_no,
@@ -74,6 +128,9 @@ export function toBuyOrderCreated(r: OrderRow): BuyOrderCreated {
     sellerCountryCode: r.seller_country,
     reserveDate: r.reserve_date,
     reserveTime: r.reserve_time,
+    ...toOrderClock(r),
+    dispute: toOrderDispute(r),
+    sellerStats: toSellerStats(r.seller_completed_trades, r.seller_recent, r.seller_since),
   };
 }
 
@@ -88,12 +145,15 @@ export function toBuyOrderDetail(r: OrderRow): BuyOrderDetail {
   };
 }
 
-/** GET /my/sell-history/{id}: the seller sees their own name in full and the buyer's details. */
+/**
+ * GET /my/sell-history/{id}: the seller sees their own name in full and the buyer's details (the buyer's
+ * real name is the depositor name to check; their login id stays private: buyerLoginId is the nickname).
+ */
 export function toSellOrderDetail(r: OrderRow): SellOrderDetail {
   return {
     ...toBuyOrderDetail(r),
     sellerAccountHolder: r.seller_name,
-    buyerLoginId: r.buyer_login_id,
+    buyerLoginId: r.buyer_nickname,
     buyerNickname: r.buyer_nickname,
     buyerCountryCode: r.buyer_country,
     buyerPhone: r.buyer_phone,
@@ -116,5 +176,6 @@ export function toHistoryItem(r: OrderRow, withBuyer: boolean): OrderHistoryItem
     sellerNickName: r.seller_nickname,
     sellerCountryCode: r.seller_country,
     ...(withBuyer ? { buyerNickname: r.buyer_nickname } : {}),
+    ...toOrderClock(r),
   };
 }

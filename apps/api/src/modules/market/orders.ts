@@ -10,16 +10,24 @@ import {
 } from '@p2p/contract';
 import { sql } from 'kysely';
 import { type ChainNetwork, isValidAddress, normalizeAddress } from '../../chains/index.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, pgConstraint } from '../../http/errors.ts';
 import { phoneVerifiedWithin } from '../identity/verification.ts';
+import { type BuyerLimits, checkBuyerLimits, lockBuyer, unusedPurchaseCheck } from './buyer-limits.ts';
 import { lockListing } from './escrow.ts';
 import { orderWithParties, toBuyOrderCreated } from './order-views.ts';
 import { checkReserve } from './reserve.ts';
+import { settleBeforeRead, settleDueFor } from './timers.ts';
 
-/** The buyer's order view, or 404 ORDER_NOT_FOUND. */
-export async function buyOrderView(db: DbOrTx, orderId: number): Promise<BuyOrderCreated> {
+/** The protocol settings a purchase needs (config.orders, DECISIONS §11). */
+export interface OrderRules extends BuyerLimits {
+  paymentWindowSec: number;
+}
+
+/** The buyer's order view, or 404 ORDER_NOT_FOUND (settled first when a deadline has passed). */
+export async function buyOrderView(db: Db, orderId: number): Promise<BuyOrderCreated> {
+  await settleBeforeRead(db, orderId);
   const row = await orderWithParties(db).where('o.id', '=', orderId).executeTakeFirst();
   if (!row) throw new AppError('ORDER_NOT_FOUND');
   return toBuyOrderCreated(row);
@@ -81,21 +89,29 @@ async function destinationOf(
  * 422 ABOVE_MAX_PURCHASE (> 9,500,000 won), 404 LISTING_NOT_FOUND, 422 LISTING_NOT_OPEN, 422 SELF_TRADE,
  * 422 BELOW_MIN_PURCHASE (< ceil(minQty x price)), 400 QTY_MISMATCH (requestQty != krw/price floored to 4
  * decimals), 422 RESERVE_TIME_INVALID, 404 WALLET_NOT_FOUND / 400 INVALID_ADDRESS, 422 PURCHASE_NOT_VERIFIED
- * (member phone verified within 5 minutes); then, under the listing's row lock, 422 LISTING_NOT_OPEN /
- * INSUFFICIENT_LISTING_QTY. requestQty leaves remainingQty; the coins stay in the seller's escrow.
+ * (member phone verified within 5 minutes); 422 PURCHASE_BLOCKED {until} / TOO_MANY_LIVE_ORDERS {max}
+ * (DECISIONS §11); then, under the buyer's row lock, the limits again and 422 PURCHASE_NOT_VERIFIED when
+ * the buyer's checks are all used (one order per check); under the listing's row lock 422 LISTING_NOT_OPEN /
+ * INSUFFICIENT_LISTING_QTY. requestQty leaves remainingQty; the coins stay in the seller's escrow. The
+ * order's paymentDeadline is now (or the reserved instant) + `rules.paymentWindowSec`.
  */
 export async function createBuyOrder(
   db: Db,
   network: ChainNetwork,
   buyerId: number,
   body: BuyOrderCreateBody,
+  rules: OrderRules,
 ): Promise<BuyOrderCreated> {
   if (body.krwAmount > LIMITS.maxPurchaseKrw) throw new AppError('ABOVE_MAX_PURCHASE');
   const l = await purchasableListing(db, buyerId, body);
   const qty = receiveQty(body.krwAmount, l.unit_price_krw);
   if (toUnits(body.requestQty) !== toUnits(qty)) throw new AppError('QTY_MISMATCH', { requestQty: qty });
-  checkReserve(body.reserveDate, body.reserveTime, Date.now());
+  const reservedAt = checkReserve(body.reserveDate, body.reserveTime, Date.now());
   const dest = await destinationOf(db, buyerId, l.coin, body, network);
+  // DECISIONS §11: settle the buyer's overdue orders first (an expiry counts, a dead order is not live),
+  // then refuse early; the same checks decide again under the buyer's row lock below.
+  await settleDueFor(db, buyerId);
+  await checkBuyerLimits(db, buyerId, rules);
   const buyer = await db
     .selectFrom('members')
     .select('phone_e164')
@@ -112,6 +128,10 @@ export async function createBuyOrder(
 
   const units = toUnits(qty);
   const orderId = await inTx(db, async (tx) => {
+    const phone = await lockBuyer(tx, buyerId);
+    await checkBuyerLimits(tx, buyerId, rules);
+    const check = await unusedPurchaseCheck(tx, buyerId, phone);
+    if (check === undefined) throw new AppError('PURCHASE_NOT_VERIFIED');
     const locked = await lockListing(tx, l.id);
     if (locked?.status !== 'OPEN') throw new AppError('LISTING_NOT_OPEN');
     const remaining = toUnits(locked.remaining_qty);
@@ -138,10 +158,19 @@ export async function createBuyOrder(
         reserve_time: body.reserveTime ?? null,
         txid: null,
         reason: null,
+        // instant: now + the window; reserve: the reserved KST instant + the window (DECISIONS §11)
+        payment_deadline: reservedAt
+          ? sql<Date>`${reservedAt.toISOString()}::timestamptz + make_interval(secs => ${rules.paymentWindowSec})`
+          : sql<Date>`now() + make_interval(secs => ${rules.paymentWindowSec})`,
+        purchase_check_id: check,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
+  }).catch((err: unknown) => {
+    // the unique index decides a race for one phone check that the read above did not see
+    if (pgConstraint(err) === 'buy_orders_purchase_check_key') throw new AppError('PURCHASE_NOT_VERIFIED');
+    throw err;
   });
   return buyOrderView(db, orderId);
 }

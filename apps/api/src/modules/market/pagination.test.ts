@@ -4,7 +4,7 @@ import { createMember, FIXTURE_PASSWORD, type FixtureMember, fundMember } from '
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { openSession } from '../identity/session.ts';
 import { approveListing, closeListing, createListing } from './service.ts';
-import { buyBody, operator, verifiedBuyer, walletFor } from './test-kit.ts';
+import { buyBody, operator, placeOrder, verifiedBuyer, walletFor } from './test-kit.ts';
 
 interface Seeded {
   id: number;
@@ -140,10 +140,11 @@ describe('the trade list (keyset pagination)', () => {
         .executeTakeFirstOrThrow();
       const { accessToken: token } = await openSession(t.app.deps, { id: seller.seller_id, role: 'MEMBER' });
       for (let i = 0; i < n; i++) {
-        const o = await t.call<{ orderId: number }>('POST', '/buy-orders', {
-          token: buyer.token,
-          body: buyBody(l.id, 100, l.price, buyer.wallet.id),
-        });
+        const o = await placeOrder<{ orderId: number }>(
+          t,
+          buyer,
+          buyBody(l.id, 100, l.price, buyer.wallet.id),
+        );
         await t.call('POST', `/buy-orders/${o.body.returnData.orderId}/complete`, {
           token,
           body: { txid: 'x', stepUp: { password: FIXTURE_PASSWORD } },

@@ -9,6 +9,7 @@ import {
   listVia,
   openListing,
   operator,
+  placeOrder,
   type Trader,
   trader,
   verifiedBuyer,
@@ -60,15 +61,9 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
     await refused(buyer.token, body({ requestQty: '0.0201' }), 400, 'QTY_MISMATCH');
     // 1,234,567 won / 50,000,000 = 0.02469134 -> floored to 0.0246; the unrounded value is refused
     await refused(buyer.token, body({ krwAmount: 1_234_567, requestQty: '0.02469134' }), 400, 'QTY_MISMATCH');
-    const ok = await t.call('POST', '/buy-orders', {
-      token: buyer.token,
-      body: body({ krwAmount: 1_234_567, requestQty: '0.0246' }),
-    });
+    const ok = await placeOrder(t, buyer, body({ krwAmount: 1_234_567, requestQty: '0.0246' }));
     expect(ok.status).toBe(200);
-    const exact = await t.call('POST', '/buy-orders', {
-      token: buyer.token,
-      body: body({ krwAmount: 9_500_000, requestQty: '0.1900' }),
-    });
+    const exact = await placeOrder(t, buyer, body({ krwAmount: 9_500_000, requestQty: '0.1900' }));
     expect(exact.status).toBe(200);
     await t.assertLedger();
   });
@@ -173,7 +168,7 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
   });
 
   it('refuses a blank or over-long TxID and another member order ids with 404, changing nothing', async () => {
-    const o = await t.call<{ orderId: number }>('POST', '/buy-orders', { token: buyer.token, body: body() });
+    const o = await placeOrder<{ orderId: number }>(t, buyer, body());
     const id = o.body.returnData.orderId;
     for (const txid of ['   ', 'x'.repeat(129), undefined]) {
       const r = await t.call<{ fields: Record<string, string> }>('POST', `/buy-orders/${id}/complete`, {

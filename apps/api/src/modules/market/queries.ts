@@ -2,6 +2,7 @@ import type { MyListQuery, MySellListing, TradeListing, TradeListQuery } from '@
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import { toSellerStats } from './seller-stats.ts';
 import { iso, maskName, qty } from './views.ts';
 
 export interface Page<T> {
@@ -39,6 +40,13 @@ function tradeBase(db: DbOrTx, coin: TradeListQuery['coin']) {
   return q;
 }
 
+/** The seller and their maintained track record (one primary-key row each, DECISIONS §11). */
+function withSeller(q: ReturnType<typeof tradeBase>) {
+  return q
+    .innerJoin('members as m', 'm.id', 'l.seller_id')
+    .leftJoin('seller_stats as st', 'st.member_id', 'l.seller_id');
+}
+
 const tradeColumns = [
   'l.id',
   'l.coin',
@@ -49,9 +57,11 @@ const tradeColumns = [
   'l.status',
   'l.created_at',
   'm.nickname',
-  'm.login_id',
   'm.name',
   'm.country_code',
+  'm.created_at as member_since',
+  'st.completed_trades',
+  'st.recent',
 ] as const;
 
 type TradeRow = {
@@ -64,9 +74,11 @@ type TradeRow = {
   status: TradeListing['status'];
   created_at: Date;
   nickname: string;
-  login_id: string;
   name: string;
   country_code: string;
+  member_since: Date;
+  completed_trades: string | null;
+  recent: unknown;
 };
 
 function toTradeListing(r: TradeRow): TradeListing {
@@ -80,9 +92,11 @@ function toTradeListing(r: TradeRow): TradeListing {
     status: r.status,
     createdAt: iso(r.created_at),
     sellerNickname: r.nickname,
-    sellerLoginId: r.login_id,
+    // the nickname is the seller's one public name (DECISIONS §11); the field stays for SPEC §3 clients
+    sellerLoginId: r.nickname,
     sellerName: maskName(r.name),
     sellerCountry: r.country_code,
+    sellerStats: toSellerStats(r.completed_trades, r.recent, r.member_since),
   };
 }
 
@@ -95,7 +109,7 @@ export async function tradeList(db: DbOrTx, q: TradeListQuery): Promise<Page<Tra
   const scope = `trade:${q.sort}:${q.coin ?? 'ALL'}`;
   const byPrice = q.sort !== 'CREATED_DESC';
   const cursor = decodeCursor(scope, q.cursor, byPrice);
-  let rows = tradeBase(db, q.coin).innerJoin('members as m', 'm.id', 'l.seller_id').select(tradeColumns);
+  let rows = withSeller(tradeBase(db, q.coin)).select(tradeColumns);
   if (q.sort === 'CREATED_DESC') {
     if (cursor) rows = rows.where('l.id', '<', cursor.id);
     rows = rows.orderBy('l.id', 'desc');
@@ -125,8 +139,7 @@ export async function tradeList(db: DbOrTx, q: TradeListQuery): Promise<Page<Tra
  * 7 days, then the newest.
  */
 export async function bestListings(db: DbOrTx): Promise<TradeListing[]> {
-  const rows = await tradeBase(db, undefined)
-    .innerJoin('members as m', 'm.id', 'l.seller_id')
+  const rows = await withSeller(tradeBase(db, undefined))
     .select(tradeColumns)
     .select((eb) =>
       eb

@@ -16,15 +16,18 @@ import type { FastifyZod } from '../../http/types.ts';
 import { escrowInvariants } from './invariants.ts';
 import opsMarketRoutes from './ops-routes.ts';
 import orderRoutes from './order-routes.ts';
+import protocolRoutes from './protocol-routes.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
+import { startOrderTimers } from './timers.ts';
 
 const IdParams = z.object({ id: idParam });
 const bearer = [{ bearer: [] }];
 
 /**
  * Routes of the market module (SPEC §7, DECISIONS §4, §10): sell listings here, buy orders in
- * order-routes.ts, the operator API in ops-routes.ts. Also contributes the escrow invariants.
+ * order-routes.ts and protocol-routes.ts, the operator API in ops-routes.ts. Also contributes the escrow
+ * invariants and runs the order timers (timers.ts) while the app is open.
  */
 export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const { db } = deps;
@@ -100,5 +103,10 @@ export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Prom
   );
 
   await app.register(orderRoutes, deps);
+  await app.register(protocolRoutes, deps);
   await app.register(opsMarketRoutes, deps);
+
+  // DECISIONS §11, §14: every instance runs the order timers; closing the app stops them first.
+  const stopTimers = startOrderTimers(db, deps.config.orders.timerIntervalMs, app.log);
+  app.addHook('onClose', stopTimers);
 }

@@ -1,3 +1,4 @@
+import type { DisputeReason, OrderStatus } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, Numeric } from '../../db/schema.ts';
 
@@ -39,16 +40,50 @@ export interface BuyOrdersTable {
   dest_address: string;
   reserve_date: string | null;
   reserve_time: string | null;
-  status: Generated<'REQUESTED' | 'COMPLETED' | 'CANCELED' | 'REJECTED'>;
+  status: Generated<OrderStatus>;
   txid: string | null;
   reason: string | null;
   created_at: CreatedAt;
   updated_at: CreatedAt;
   completed_at: NullableTime;
+  /** DECISIONS §11 (008_trade_protocol.sql) */
+  payment_deadline: ColumnType<Date, Date | string, Date | string>;
+  paid_at: NullableTime;
+  release_deadline: NullableTime;
+  dispute_opens_at: NullableTime;
+  disputed_at: NullableTime;
+  expired_at: NullableTime;
+  ended_at: NullableTime;
+  ended_by: ColumnType<OrderParty | null, OrderParty | null | undefined, OrderParty | null>;
+  dispute_reason: ColumnType<DisputeReason | null, DisputeReason | null | undefined, DisputeReason | null>;
+  dispute_opened_by: ColumnType<
+    'BUYER' | 'SELLER' | 'SYSTEM' | null,
+    'BUYER' | 'SELLER' | 'SYSTEM' | null | undefined,
+    'BUYER' | 'SELLER' | 'SYSTEM' | null
+  >;
+  buyer_statement: ColumnType<string | null, string | null | undefined, string | null>;
+  seller_statement: ColumnType<string | null, string | null | undefined, string | null>;
+  system_statement: ColumnType<string | null, string | null | undefined, string | null>;
+  purchase_check_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
-/** Tables of the market module (004_market.sql). */
+/** Who ended an order (ended_by). */
+export type OrderParty = 'BUYER' | 'SELLER' | 'OPERATOR' | 'SYSTEM';
+
+/**
+ * A seller's maintained track record (DECISIONS §11). recent: [ended epoch s, 1 released by the seller |
+ * 0 rejected or released by an operator, release seconds | -1], newest last, 30 days, at most 100.
+ */
+export interface SellerStatsTable {
+  member_id: number;
+  completed_trades: ColumnType<string, number | string | undefined, number | string>;
+  recent: ColumnType<[number, number, number][], string | undefined, string>;
+  updated_at: CreatedAt;
+}
+
+/** Tables of the market module (004_market.sql, 008_trade_protocol.sql). */
 export interface MarketTables {
   sell_listings: SellListingsTable;
   buy_orders: BuyOrdersTable;
+  seller_stats: SellerStatsTable;
 }

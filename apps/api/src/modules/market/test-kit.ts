@@ -106,3 +106,21 @@ export async function btcMarket(t: TestApp, op: FixtureMember, minQty = '0.01', 
   const buyer = await verifiedBuyer(t, 'BTC');
   return { seller, buyer, id };
 }
+
+/**
+ * A fresh purchase phone check for `buyer` (DECISIONS §11: each check allows exactly one order), as a
+ * successful POST /sms/verify of their own phone would leave it.
+ */
+export async function reverify(t: TestApp, buyer: FixtureMember): Promise<void> {
+  await markPhoneVerified(t, buyer.phoneE164, 'member', buyer.id);
+}
+
+/** POST /buy-orders as `buyer` after a fresh purchase check; answers what the call answered. */
+export async function placeOrder<T = Record<string, unknown> & { orderId: number; status: string }>(
+  t: TestApp,
+  buyer: FixtureMember,
+  body: unknown,
+) {
+  await reverify(t, buyer);
+  return t.call<T>('POST', '/buy-orders', { token: buyer.token, body });
+}

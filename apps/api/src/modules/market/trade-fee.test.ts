@@ -4,7 +4,7 @@ import type { FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { loadConfig } from '../../config.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
-import { available, BTC_PRICE, btcMarket, buyBody, escrow, operator } from './test-kit.ts';
+import { available, BTC_PRICE, btcMarket, buyBody, escrow, operator, placeOrder } from './test-kit.ts';
 import { tradeFee } from './trade-fee.ts';
 
 /** The per-trade fee of DECISIONS §3: TRADE_FEE_BPS of requestQty, floored, paid by the buyer. */
@@ -89,10 +89,7 @@ describe('with TRADE_FEE_BPS=100', () => {
 
   it('INTERNAL: the buyer receives requestQty - floor(1%), the fees account the fee', async () => {
     const { seller, buyer, id } = await btcMarket(t, op);
-    const r = await t.call<Detail>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
-    });
+    const r = await placeOrder<Detail>(t, buyer, buyBody(id, 1_000_000, PRICE, buyer.wallet.id));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const orderId = r.body.returnData.orderId;
     await setOddQty(t, orderId, '0.02345678'); // 1% = 23,456.78 base units
@@ -125,10 +122,7 @@ describe('with TRADE_FEE_BPS=100', () => {
 
   it('a live order shows feeQty 0 until it completes', async () => {
     const { buyer, id } = await btcMarket(t, op);
-    const r = await t.call<Detail>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
-    });
+    const r = await placeOrder<Detail>(t, buyer, buyBody(id, 1_000_000, PRICE, buyer.wallet.id));
     const mine = await t.call<Detail>('GET', `/my/buy-history/${r.body.returnData.orderId}`, {
       token: buyer.token,
     });
@@ -139,10 +133,7 @@ describe('with TRADE_FEE_BPS=100', () => {
   it('EXTERNAL (operator complete): requestQty - fee goes pending; a reject refunds exactly that', async () => {
     const { seller, buyer, id } = await btcMarket(t, op);
     const body = { ...buyBody(id, 2_500_000, PRICE, 0), destType: 'EXTERNAL', destAddress: BTC_ADDRESS };
-    const r = await t.call<Detail>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: { ...body, destWalletId: null },
-    });
+    const r = await placeOrder<Detail>(t, buyer, { ...body, destWalletId: null });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     const orderId = r.body.returnData.orderId;
     await setOddQty(t, orderId, '0.05000099'); // 1% = 50,000.99 base units
@@ -190,10 +181,7 @@ describe('with the default TRADE_FEE_BPS (0)', () => {
 
   it('delivers requestQty in full, with no fee posting and feeQty 0', async () => {
     const { seller, buyer, id } = await btcMarket(t, op);
-    const r = await t.call<Detail>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
-    });
+    const r = await placeOrder<Detail>(t, buyer, buyBody(id, 1_000_000, PRICE, buyer.wallet.id));
     const orderId = r.body.returnData.orderId;
     await setOddQty(t, orderId, '0.02345678');
     const done = await t.call<Detail>('POST', `/buy-orders/${orderId}/complete`, {

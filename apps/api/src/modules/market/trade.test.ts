@@ -11,6 +11,7 @@ import {
   type MyListing,
   myListing,
   operator,
+  placeOrder,
 } from './test-kit.ts';
 
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
@@ -39,10 +40,7 @@ describe('a whole trade', () => {
     const card = trade.body.returnData.list.find((l) => l.listingId === id);
     expect(card).toMatchObject({ remainingQty: '1', status: 'OPEN', sellerName: 'P***********e' });
 
-    const r = await t.call<Order>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: buyBody(id, 1_000_000, PRICE, buyer.wallet.id),
-    });
+    const r = await placeOrder<Order>(t, buyer, buyBody(id, 1_000_000, PRICE, buyer.wallet.id));
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.returnData).toMatchObject({
       status: 'REQUESTED',
@@ -52,7 +50,8 @@ describe('a whole trade', () => {
       destType: 'INTERNAL',
       destAddress: buyer.wallet.address,
       address: seller.wallet.address,
-      sellerLoginId: seller.loginId,
+      // the nickname is the one public name (DECISIONS §11): the login id never reaches the other party
+      sellerLoginId: seller.nickname,
       sellerAccountHolder: 'Park Younghee',
       sellerPhone: seller.phoneE164,
       sellerBankName: 'KB국민은행',
@@ -74,7 +73,7 @@ describe('a whole trade', () => {
     expect(done.body.returnData).toMatchObject({
       status: 'COMPLETED',
       txid: '0xabc123',
-      buyerLoginId: buyer.loginId,
+      buyerLoginId: buyer.nickname,
     });
     expect(await available(t, buyer.id, 'BTC')).toBe(2_000_000n);
     expect(await escrow(t, seller.id, 'BTC')).toBe(98_000_000n);
@@ -219,9 +218,10 @@ describe('a whole trade', () => {
     const { buyer, id } = await market();
     const seoul = new Date(Date.now() + 9 * 3600_000 + 24 * 3600_000);
     const reserveDate = seoul.toISOString().slice(0, 10);
-    const r = await t.call<Order>('POST', '/buy-orders', {
-      token: buyer.token,
-      body: { ...buyBody(id, 500_000, PRICE, buyer.wallet.id), reserveDate, reserveTime: '14:45' },
+    const r = await placeOrder<Order>(t, buyer, {
+      ...buyBody(id, 500_000, PRICE, buyer.wallet.id),
+      reserveDate,
+      reserveTime: '14:45',
     });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.returnData).toMatchObject({ reserveDate, reserveTime: '14:45', status: 'REQUESTED' });

@@ -1,4 +1,11 @@
-import { fromUnits, nextOrderStatus, type OrderStatus, toUnits } from '@p2p/contract';
+import {
+  type BuyOrderDisputeBody,
+  fromUnits,
+  nextOrderStatus,
+  type OrderAction,
+  type OrderStatus,
+  toUnits,
+} from '@p2p/contract';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
@@ -6,35 +13,65 @@ import { AppError } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
 import { autoCloseIfExhausted, type LockedListing, lockListing, releaseEscrow } from './escrow.ts';
+import { recordEnding } from './seller-stats.ts';
+import type { OrderParty } from './tables.ts';
 import { tradeFee } from './trade-fee.ts';
 
-/** Who acts on an order: its buyer, its seller, or an operator (any order, audited with a reason). */
+/**
+ * Order transitions (DECISIONS §4, §11). Every move runs in one transaction that locks the listing row,
+ * then the order row (one lock order everywhere, so two moves never deadlock), settles a deadline that has
+ * passed (the timer's move wins over any party's: past paymentDeadline the order is EXPIRED, past
+ * releaseDeadline it is DISPUTED), asks the contract's transition table, then writes the state change,
+ * its ledger entry, the seller's stats and (operators) the audit record together.
+ */
+
+/** Who acts on an order: its buyer, its seller, an operator (any order, audited), or the server's timers. */
 export type OrderActor =
   | { kind: 'buyer'; memberId: number }
   | { kind: 'seller'; memberId: number }
-  | { kind: 'operator'; operatorId: number; reason: string };
+  | { kind: 'operator'; operatorId: number; reason: string }
+  | { kind: 'system' };
 
-type OrderAction = 'cancel' | 'reject' | 'complete';
-
-async function lockOrder(tx: Tx, orderId: number) {
-  return tx.selectFrom('buy_orders').selectAll().where('id', '=', orderId).forUpdate().executeTakeFirst();
+async function lockOrder(tx: Tx, orderId: number, skipLocked = false) {
+  let q = tx
+    .selectFrom('buy_orders')
+    .selectAll()
+    .select([
+      sql<boolean>`status = 'REQUESTED' and payment_deadline <= now()`.as('payment_due'),
+      sql<boolean>`status = 'PAID' and release_deadline <= now()`.as('release_due'),
+      sql<boolean>`dispute_opens_at <= now()`.as('dispute_open'),
+    ])
+    .where('id', '=', orderId)
+    .forUpdate();
+  if (skipLocked) q = q.skipLocked();
+  return q.executeTakeFirst();
 }
 type LockedOrder = NonNullable<Awaited<ReturnType<typeof lockOrder>>>;
 
+const partyOf = (a: OrderActor): OrderParty =>
+  a.kind === 'buyer'
+    ? 'BUYER'
+    : a.kind === 'seller'
+      ? 'SELLER'
+      : a.kind === 'operator'
+        ? 'OPERATOR'
+        : 'SYSTEM';
+
+/** What a step inside the locked transaction decided: nothing to report, or an error to answer after commit. */
+type Outcome = AppError | null;
+
 /**
- * Runs one order transition in one transaction (DECISIONS §4): the listing row is locked first, then the
- * order (one lock order everywhere); an order not the actor's is 404 ORDER_NOT_FOUND and changes nothing;
- * nextOrderStatus decides, else 409 INVALID_STATE; `move` does the ledger side; then the listing may
- * close itself. Operator actions are audited in the same transaction.
+ * Runs `step` on the locked order in one transaction. A non-party is 404 ORDER_NOT_FOUND and changes
+ * nothing. A due deadline is settled first; when `step` then refuses (returns an AppError), the settlement
+ * still commits and the error is thrown afterwards, so a late action loses to the timer and says so.
  */
-async function transition(
+async function onLockedOrder(
   db: Db,
   orderId: number,
   actor: OrderActor,
-  action: OrderAction,
-  move: (tx: Tx, o: LockedOrder, l: LockedListing, to: OrderStatus) => Promise<void>,
+  step: (tx: Tx, o: LockedOrder, l: LockedListing) => Promise<Outcome>,
 ): Promise<void> {
-  await inTx(db, async (tx) => {
+  const failure = await inTx(db, async (tx) => {
     const pre = await tx
       .selectFrom('buy_orders')
       .select(['listing_id', 'buyer_id', 'seller_id'])
@@ -43,63 +80,241 @@ async function transition(
     const mine =
       pre !== undefined &&
       (actor.kind === 'operator' ||
+        actor.kind === 'system' ||
         (actor.kind === 'buyer' ? pre.buyer_id : pre.seller_id) === actor.memberId);
     if (!pre || !mine) throw new AppError('ORDER_NOT_FOUND');
     const listing = await lockListing(tx, pre.listing_id);
-    const order = await lockOrder(tx, orderId);
+    let order = await lockOrder(tx, orderId);
     if (!listing || !order) throw new AppError('ORDER_NOT_FOUND');
-    const to = nextOrderStatus(order.status, action);
-    if (to === null) throw new AppError('INVALID_STATE');
-    await move(tx, order, listing, to);
-    if (actor.kind === 'operator') {
-      await audit(tx, {
-        operatorId: actor.operatorId,
-        action: `order.${action}`,
-        targetType: 'order',
-        targetId: orderId,
-        reason: actor.reason,
-      });
-    }
+    if (await settleLocked(tx, order, listing)) order = await lockOrder(tx, orderId);
+    if (!order) throw new AppError('ORDER_NOT_FOUND');
+    const outcome = await step(tx, order, listing);
     await autoCloseIfExhausted(tx, listing.id);
+    return outcome;
   });
+  if (failure) throw failure;
 }
 
 /**
- * Ends a REQUESTED order without delivery (buyer cancel -> CANCELED, seller reject -> REJECTED, operator
- * cancel -> CANCELED): the quantity returns to the listing's remainingQty while the listing is active,
- * else (closed or rejected listing) escrow -> the seller's available. 404 / 409 INVALID_STATE.
+ * The timers' move on a locked order whose deadline has passed (DECISIONS §11): REQUESTED -> EXPIRED
+ * (quantity back like a cancel; expiredAt = the deadline itself, whenever the timer runs) or PAID ->
+ * DISPUTED (reason COINS_NOT_RELEASED, a system statement; disputedAt = the release deadline).
+ * Returns true when it moved the order.
+ */
+async function settleLocked(tx: Tx, o: LockedOrder, l: LockedListing): Promise<boolean> {
+  if (o.payment_due) {
+    const to = nextOrderStatus(o.status, 'expire', 'system');
+    if (to === null) return false;
+    await returnQuantity(tx, o, l);
+    await tx
+      .updateTable('buy_orders')
+      .set({
+        status: to,
+        expired_at: o.payment_deadline,
+        ended_at: o.payment_deadline,
+        ended_by: 'SYSTEM',
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', o.id)
+      .execute();
+    return true;
+  }
+  if (o.release_due && o.release_deadline && o.paid_at) {
+    const to = nextOrderStatus(o.status, 'escalate', 'system');
+    if (to === null) return false;
+    const minutes = Math.round(
+      (new Date(o.release_deadline).getTime() - new Date(o.paid_at).getTime()) / 60_000,
+    );
+    await tx
+      .updateTable('buy_orders')
+      .set({
+        status: to,
+        disputed_at: o.release_deadline,
+        dispute_reason: 'COINS_NOT_RELEASED',
+        dispute_opened_by: 'SYSTEM',
+        system_statement: `The buyer reported the payment and the seller did not release the coins within ${minutes} minutes.`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', o.id)
+      .execute();
+    return true;
+  }
+  return false;
+}
+
+/**
+ * Settles one order if its deadline has passed (the timers and every read of it; DECISIONS §11). With
+ * `skipLocked` (the interval timer) an order or listing another transaction holds is left for the next
+ * round instead of waited for. Returns true when this call moved the order: exactly one caller ever does,
+ * because the move happens under the order's row lock after re-reading its state.
+ */
+export async function settleOrder(db: Db, orderId: number, skipLocked = false): Promise<boolean> {
+  return inTx(db, async (tx) => {
+    const pre = await tx
+      .selectFrom('buy_orders')
+      .select('listing_id')
+      .where('id', '=', orderId)
+      .executeTakeFirst();
+    if (!pre) return false;
+    let lq = tx.selectFrom('sell_listings').selectAll().where('id', '=', pre.listing_id).forUpdate();
+    if (skipLocked) lq = lq.skipLocked();
+    const listing = await lq.executeTakeFirst();
+    if (!listing) return false;
+    const order = await lockOrder(tx, orderId, skipLocked);
+    if (!order) return false;
+    const moved = await settleLocked(tx, order, listing);
+    if (moved) await autoCloseIfExhausted(tx, listing.id);
+    return moved;
+  });
+}
+
+/** The quantity of an order ending without delivery goes back to its active listing, else to the seller. */
+async function returnQuantity(tx: Tx, o: LockedOrder, l: LockedListing): Promise<void> {
+  const units = toUnits(o.request_qty);
+  if (l.status === 'OPEN' || l.status === 'PAUSED' || l.status === 'PENDING_REVIEW') {
+    await tx
+      .updateTable('sell_listings')
+      .set({ remaining_qty: fromUnits(toUnits(l.remaining_qty) + units), updated_at: sql<Date>`now()` })
+      .where('id', '=', l.id)
+      .execute();
+  } else {
+    await releaseEscrow(tx, o.seller_id, o.coin, units, `order:${o.id}:release`);
+  }
+}
+
+async function auditIfOperator(
+  tx: Tx,
+  actor: OrderActor,
+  action: OrderAction,
+  orderId: number,
+  from: string,
+) {
+  if (actor.kind !== 'operator') return;
+  await audit(tx, {
+    operatorId: actor.operatorId,
+    action: `order.${action}`,
+    targetType: 'order',
+    targetId: orderId,
+    reason: actor.reason,
+    data: { from },
+  });
+}
+
+function decide(o: LockedOrder, action: OrderAction, actor: OrderActor): OrderStatus | AppError {
+  return nextOrderStatus(o.status, action, actor.kind) ?? new AppError('INVALID_STATE');
+}
+
+/**
+ * Ends an order without delivery (DECISIONS §11): buyer cancel (REQUESTED or PAID) -> CANCELED, seller
+ * reject (REQUESTED only) -> REJECTED, operator cancel (REQUESTED, PAID or DISPUTED) -> CANCELED. The
+ * quantity returns to the listing's remainingQty while the listing is active, else escrow -> the seller's
+ * available (ledger ref `order:<id>:release`). 404 ORDER_NOT_FOUND / 409 INVALID_STATE.
  */
 export async function endOrder(db: Db, orderId: number, actor: OrderActor, action: 'cancel' | 'reject') {
-  await transition(db, orderId, actor, action, async (tx, o, l, to) => {
-    const units = toUnits(o.request_qty);
-    if (l.status === 'OPEN' || l.status === 'PAUSED' || l.status === 'PENDING_REVIEW') {
-      await tx
-        .updateTable('sell_listings')
-        .set({ remaining_qty: fromUnits(toUnits(l.remaining_qty) + units), updated_at: sql<Date>`now()` })
-        .where('id', '=', l.id)
-        .execute();
-    } else {
-      await releaseEscrow(tx, o.seller_id, o.coin, units, `order:${o.id}:release`);
-    }
+  await onLockedOrder(db, orderId, actor, async (tx, o, l) => {
+    const to = decide(o, action, actor);
+    if (to instanceof AppError) return to;
+    await returnQuantity(tx, o, l);
     await tx
       .updateTable('buy_orders')
       .set({
         status: to,
         reason: actor.kind === 'operator' ? actor.reason : null,
+        ended_at: sql<Date>`now()`,
+        ended_by: partyOf(actor),
         updated_at: sql<Date>`now()`,
       })
       .where('id', '=', o.id)
       .execute();
+    if (to === 'REJECTED') await recordEnding(tx, o.seller_id, false, { kind: 'failed' });
+    await auditIfOperator(tx, actor, action, o.id, o.status);
+    return null;
   });
 }
 
 /**
- * Completes a REQUESTED order with the seller's TxID (DECISIONS §4): INTERNAL = escrow(seller) ->
- * available(buyer) at once, with COMPLETED WITHDRAW/DEPOSIT transfer rows on both wallets; EXTERNAL =
- * escrow(seller) -> withdrawal_pending with a PENDING external WITHDRAW on the seller's wallet that the
- * operator sends or rejects (refund to the buyer). The buyer pays the trade fee (DECISIONS §3, `feeBps`
- * basis points of requestQty, rounded down): it goes to the fees account and the delivery is requestQty
- * minus the fee; the order stores it as fee_qty. Ledger ref `order:<id>:complete`. 404 / 409 INVALID_STATE.
+ * The buyer says the won is sent (DECISIONS §11): REQUESTED -> PAID; paidAt = now, releaseDeadline = now +
+ * `releaseWindowSec`, the buyer may dispute from now + `disputeAfterSec`. Nothing moves in the ledger.
+ * 404 ORDER_NOT_FOUND / 409 INVALID_STATE (also when the payment window has passed: the order expired).
+ */
+export async function markPaid(
+  db: Db,
+  orderId: number,
+  buyerId: number,
+  w: { releaseWindowSec: number; disputeAfterSec: number },
+): Promise<void> {
+  const actor: OrderActor = { kind: 'buyer', memberId: buyerId };
+  await onLockedOrder(db, orderId, actor, async (tx, o) => {
+    const to = decide(o, 'paid', actor);
+    if (to instanceof AppError) return to;
+    await tx
+      .updateTable('buy_orders')
+      .set({
+        status: to,
+        paid_at: sql<Date>`now()`,
+        release_deadline: sql<Date>`now() + make_interval(secs => ${w.releaseWindowSec})`,
+        dispute_opens_at: sql<Date>`now() + make_interval(secs => ${w.disputeAfterSec})`,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', o.id)
+      .execute();
+    return null;
+  });
+}
+
+/**
+ * Opens a dispute (DECISIONS §11): PAID -> DISPUTED by the seller at any time, by the buyer from
+ * disputeOpensAt on (422 DISPUTE_TOO_EARLY {from} before). While DISPUTED, the party that has not yet
+ * stated adds their statement with the same call (the state stays); a second statement of the same party,
+ * or any other state, is 409 INVALID_STATE. 404 ORDER_NOT_FOUND for non-parties.
+ */
+export async function disputeOrder(
+  db: Db,
+  orderId: number,
+  actor: { kind: 'buyer' | 'seller'; memberId: number },
+  body: BuyOrderDisputeBody,
+): Promise<void> {
+  const column = actor.kind === 'buyer' ? 'buyer_statement' : 'seller_statement';
+  await onLockedOrder(db, orderId, actor, async (tx, o) => {
+    if (o.status === 'DISPUTED') {
+      if (o[column] !== null) return new AppError('INVALID_STATE');
+      await tx
+        .updateTable('buy_orders')
+        .set({ [column]: body.statement, updated_at: sql<Date>`now()` })
+        .where('id', '=', o.id)
+        .execute();
+      return null;
+    }
+    const to = decide(o, 'dispute', actor);
+    if (to instanceof AppError) return to;
+    if (actor.kind === 'buyer' && !o.dispute_open) {
+      const from = o.dispute_opens_at === null ? null : new Date(o.dispute_opens_at).toISOString();
+      return new AppError('DISPUTE_TOO_EARLY', { from });
+    }
+    await tx
+      .updateTable('buy_orders')
+      .set({
+        status: to,
+        disputed_at: sql<Date>`now()`,
+        dispute_reason: body.reason,
+        dispute_opened_by: actor.kind === 'buyer' ? 'BUYER' : 'SELLER',
+        [column]: body.statement,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', o.id)
+      .execute();
+    return null;
+  });
+}
+
+/**
+ * Completes an order with the seller's TxID (DECISIONS §4, §11): the seller from REQUESTED or PAID, an
+ * operator also from DISPUTED (release to the buyer). INTERNAL = escrow(seller) -> available(buyer) at
+ * once, with COMPLETED WITHDRAW/DEPOSIT transfer rows on both wallets; EXTERNAL = escrow(seller) ->
+ * withdrawal_pending with a PENDING external WITHDRAW on the seller's wallet that the operator sends or
+ * rejects (refund to the buyer). The buyer pays the trade fee (DECISIONS §3, `feeBps` basis points of
+ * requestQty, rounded down): it goes to the fees account and the delivery is requestQty minus the fee;
+ * the order stores it as fee_qty. Ledger ref `order:<id>:complete`. 404 / 409 INVALID_STATE.
  */
 export async function completeOrder(
   db: Db,
@@ -108,7 +323,9 @@ export async function completeOrder(
   txid: string,
   feeBps: number,
 ) {
-  await transition(db, orderId, actor, 'complete', async (tx, o, l, to) => {
+  await onLockedOrder(db, orderId, actor, async (tx, o, l) => {
+    const to = decide(o, 'complete', actor);
+    if (to instanceof AppError) return to;
     const units = toUnits(o.request_qty);
     const fee = tradeFee(units, feeBps);
     const internal = o.dest_type === 'INTERNAL';
@@ -125,7 +342,7 @@ export async function completeOrder(
       kind: internal ? 'trade' : 'trade_withdrawal',
       postings,
     });
-    await tx
+    const done = await tx
       .updateTable('buy_orders')
       .set({
         status: to,
@@ -133,11 +350,26 @@ export async function completeOrder(
         fee_qty: fromUnits(fee),
         reason: actor.kind === 'operator' ? actor.reason : null,
         completed_at: sql<Date>`now()`,
+        ended_at: sql<Date>`now()`,
+        ended_by: partyOf(actor),
         updated_at: sql<Date>`now()`,
       })
       .where('id', '=', o.id)
-      .execute();
+      .returning(
+        sql<number>`extract(epoch from now() - coalesce(paid_at, created_at))::int`.as('release_sec'),
+      )
+      .executeTakeFirstOrThrow();
     await deliveryTransfers(tx, o, l, { amount: fromUnits(units - fee), fee: fromUnits(fee) });
+    await recordEnding(
+      tx,
+      o.seller_id,
+      true,
+      actor.kind === 'seller'
+        ? { kind: 'released', releaseSec: Number(done.release_sec) }
+        : { kind: 'failed' },
+    );
+    await auditIfOperator(tx, actor, 'complete', o.id, o.status);
+    return null;
   });
 }
 
