@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import en from '../../i18n/locales/en/common.json';
 import kr from '../../i18n/locales/kr/common.json';
 import { OTHER_BANK } from '../../lib/banks';
-import { type ModifyValues, modifySchema, validateModify } from './modify-rules';
+import { type ModifyValues, modifySchema, needsCurrentPassword, validateModify } from './modify-rules';
 
 const valid: ModifyValues = {
   nickname: 'minsoo',
@@ -15,6 +15,7 @@ const valid: ModifyValues = {
   bank: '신한은행',
   customBank: '',
   accountNo: '110123456789',
+  currentPassword: '',
 };
 
 const text = (code: string | undefined, lang = en) =>
@@ -65,5 +66,20 @@ describe('modify rules (SPEC §5 Modify)', () => {
     expect(errorOf({ accountNo: '110-123' }, 'accountNo')).toBe(
       'The account number may contain digits only.',
     );
+  });
+});
+
+describe('the current password (DECISIONS §13)', () => {
+  const saved = { phoneE164: '+821012345678', bankName: '신한은행', accountNo: '110123456789' };
+  it('is asked for a new password, phone, bank or account number, never for a nickname alone', () => {
+    expect(needsCurrentPassword(valid, saved)).toBe(false);
+    expect(needsCurrentPassword({ ...valid, nickname: 'another1' }, saved)).toBe(false);
+    expect(needsCurrentPassword({ ...valid, phone: '010-1234-5678' }, saved)).toBe(false);
+    expect(needsCurrentPassword({ ...valid, password: 'newpass1' }, saved)).toBe(true);
+    expect(needsCurrentPassword({ ...valid, phone: '01099998888' }, saved)).toBe(true);
+    expect(needsCurrentPassword({ ...valid, bank: 'KB국민은행' }, saved)).toBe(true);
+    expect(needsCurrentPassword({ ...valid, bank: OTHER_BANK, customBank: '신한은행' }, saved)).toBe(false);
+    expect(needsCurrentPassword({ ...valid, accountNo: '999' }, saved)).toBe(true);
+    expect(needsCurrentPassword(valid, { ...saved, bankName: null, accountNo: null })).toBe(true);
   });
 });

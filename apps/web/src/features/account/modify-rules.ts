@@ -1,6 +1,6 @@
-import { COUNTRY_CODES } from '@p2p/contract';
+import { COUNTRY_CODES, toE164 } from '@p2p/contract';
 import { z } from 'zod';
-import { OTHER_BANK } from '../../lib/banks';
+import { bankNameOf, OTHER_BANK } from '../../lib/banks';
 import { nicknameError, passwordError, phoneError } from '../../lib/field-rules';
 import { schemaOf } from '../../lib/form-rules';
 
@@ -15,6 +15,7 @@ const modifyObject = z.object({
   bank: z.string(),
   customBank: z.string(),
   accountNo: z.string(),
+  currentPassword: z.string(),
 });
 
 /** The /modify form (SPEC §5 Modify). Name and login id are shown disabled and not part of it. */
@@ -46,3 +47,21 @@ export function validateModify(v: ModifyValues): Partial<Record<keyof ModifyValu
 }
 
 export const modifySchema = schemaOf(modifyObject, validateModify);
+
+/**
+ * True when the form changes what DECISIONS §13 guards with the current password: a new password, another
+ * phone, or another bank name or account number than the saved profile. The current-password field shows
+ * only then, and the API refuses such a change without it (CURRENT_PASSWORD_REQUIRED).
+ */
+export function needsCurrentPassword(
+  v: ModifyValues,
+  saved: { phoneE164: string; bankName: string | null; accountNo: string | null } | undefined,
+): boolean {
+  if (!saved) return false;
+  return (
+    v.password !== '' ||
+    toE164(v.countryCode, v.phone) !== saved.phoneE164 ||
+    bankNameOf(v.bank, v.customBank) !== (saved.bankName ?? '') ||
+    v.accountNo.trim() !== (saved.accountNo ?? '')
+  );
+}

@@ -11,6 +11,7 @@ import { Card } from '../../../components/ui/Card';
 import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
 import { BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks';
 import { errorText, fieldText } from '../../../lib/errors';
 import { phoneError } from '../../../lib/field-rules';
@@ -19,7 +20,7 @@ import { notify } from '../../../lib/toast';
 import { usePhoneVerification } from '../../../lib/use-phone-verification';
 import s from '../account.module.css';
 import { useUpdateMe } from '../api/update-me';
-import { type ModifyValues, modifySchema } from '../modify-rules';
+import { type ModifyValues, modifySchema, needsCurrentPassword } from '../modify-rules';
 
 function valuesOf(p: Profile | undefined): ModifyValues {
   const phone = p ? fromE164(p.phoneE164) : null;
@@ -35,6 +36,7 @@ function valuesOf(p: Profile | undefined): ModifyValues {
     bank,
     customBank,
     accountNo: p?.accountNo ?? '',
+    currentPassword: '',
   };
 }
 
@@ -50,9 +52,11 @@ export default function ModifyPage() {
     mode: 'onChange',
     defaultValues: valuesOf(me),
   });
-  const { register, setValue, watch, trigger, formState, reset } = form;
+  const { register, setValue, watch, trigger, formState, reset, setError } = form;
   const v = watch();
   const err = (k: keyof ModifyValues) => fieldText(formState.errors[k]?.message);
+  // DECISIONS §13: a new password, phone or bank account needs the current password; the field shows then.
+  const askCurrent = needsCurrentPassword(v, me);
 
   useEffect(() => {
     if (me && !formState.isDirty) reset(valuesOf(me));
@@ -79,16 +83,27 @@ export default function ModifyPage() {
   const onValid = async (values: ModifyValues) => {
     const phoneE164 = toE164(values.countryCode, values.phone);
     if (!phoneE164) return;
+    const needed = needsCurrentPassword(values, me);
+    if (needed && !values.currentPassword) {
+      setError('currentPassword', { message: t('account:modify.currentPasswordRequired') });
+      return;
+    }
     try {
       await update.mutateAsync({
         nickName: values.nickname.trim(),
         password: values.password || undefined,
+        currentPassword: needed ? values.currentPassword : undefined,
         countryCode: values.countryCode,
         phoneE164,
         bankName: bankNameOf(values.bank, values.customBank),
         accountNo: values.accountNo.trim(),
       });
     } catch (e) {
+      if (e instanceof ApiError && e.code === 'INVALID_CREDENTIALS') {
+        setError('currentPassword', { message: t('account:modify.currentPasswordWrong') });
+        notify.error(t('account:modify.currentPasswordWrong'));
+        return;
+      }
       notify.error(errorText(e, 'account:modify.failed'));
       return;
     }
@@ -166,6 +181,17 @@ export default function ModifyPage() {
             error={err('accountNo')}
             hint={t('account:modify.ownName')}
           />
+          {askCurrent && (
+            <TextField
+              label={t('account:modify.currentPassword')}
+              type="password"
+              autoComplete="current-password"
+              {...register('currentPassword')}
+              error={formState.errors.currentPassword?.message}
+              hint={t('account:modify.currentPasswordHint')}
+              data-testid="modify-current-password"
+            />
+          )}
           <Button type="submit" block disabled={update.isPending} data-testid="modify-submit">
             {update.isPending ? t('account:modify.saving') : t('account:modify.save')}
           </Button>

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
 import { completeBuyOrder } from '../api/complete-buy-order';
 import { tradeErrorText } from '../error-text';
@@ -21,7 +22,8 @@ function orderIdOf(state: unknown): number | null {
 
 /**
  * /proceed (SPEC §2, §5 "Proceed"): the seller enters the TxID of the coins sent (trimmed, required) and
- * completes the order. Needs the order id from /view_details, else 주문 정보가 없습니다. and /myinfo.
+ * their password (the step-up of DECISIONS §13: releasing escrow cannot be undone), then completes the
+ * order. Needs the order id from /view_details, else 주문 정보가 없습니다. and /myinfo.
  */
 export default function ProceedPage() {
   const { t } = useTranslation('trade');
@@ -30,6 +32,8 @@ export default function ProceedPage() {
   const orderId = orderIdOf(useLocation().state);
   const [txid, setTxid] = useState('');
   const [touched, setTouched] = useState(false);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | undefined>();
   const [submitting, setSubmitting] = useState(false);
   const warned = useRef(false);
   useEffect(() => {
@@ -47,14 +51,25 @@ export default function ProceedPage() {
       notify.error(t('proceed.errors.TXID_REQUIRED'));
       return;
     }
+    if (!password) {
+      setPasswordError(t('proceed.errors.PASSWORD_REQUIRED'));
+      return;
+    }
     setSubmitting(true);
     try {
-      await completeBuyOrder(orderId, normalizeTxid(txid));
+      await completeBuyOrder(orderId, normalizeTxid(txid), { password });
       notify.success(t('proceed.success'));
       await qc.invalidateQueries();
       navigate(paths.myInfo.path, { replace: true });
     } catch (err) {
-      notify.error(tradeErrorText(err, 'trade:proceed.failed'));
+      if (err instanceof ApiError && err.code === 'INVALID_CREDENTIALS') {
+        setPasswordError(t('common:stepUp.wrongPassword'));
+      }
+      notify.error(
+        err instanceof ApiError && err.code === 'INVALID_CREDENTIALS'
+          ? t('common:stepUp.wrongPassword')
+          : tradeErrorText(err, 'trade:proceed.failed'),
+      );
     } finally {
       setSubmitting(false);
     }
@@ -79,11 +94,24 @@ export default function ProceedPage() {
           error={error ? t(`proceed.errors.${error}`) : undefined}
           data-testid="proceed-txid"
         />
+        <TextField
+          label={t('proceed.password')}
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => {
+            setPassword(e.target.value);
+            setPasswordError(undefined);
+          }}
+          error={passwordError}
+          hint={t('proceed.passwordHint')}
+          data-testid="proceed-password"
+        />
       </Card>
       <Button
         block
         onClick={() => void submit()}
-        disabled={!canSubmitProceed(txid, submitting)}
+        disabled={!canSubmitProceed(txid, submitting) || !password}
         data-testid="proceed-submit"
       >
         {submitting ? t('proceed.submitting') : t('proceed.submit')}

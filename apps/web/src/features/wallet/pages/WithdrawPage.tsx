@@ -1,14 +1,17 @@
-import type { DestType } from '@p2p/contract';
+import { type DestType, fromUnits, type StepUp, toUnits } from '@p2p/contract';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
+import { Modal } from '../../../components/ui/Modal';
 import { QrScannerModal } from '../../../components/ui/QrScannerModal';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
 import { formatQty } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { tradeErrorText } from '../../trade';
@@ -23,7 +26,8 @@ import { canWithdraw, formatWithdrawInput, plainAmount, withdrawAmountError } fr
  * /withdraw (SPEC §2, §5 "Withdraw"; DECISIONS §5): send coins to another member's wallet (INTERNAL,
  * instant) or an outside address (EXTERNAL, pending until the operator sends it). The amount allows digits
  * and one dot, 6 decimals, with separators; above the balance it is an error; the button is disabled when
- * empty, in error or sending.
+ * empty, in error or sending. An external withdrawal cannot be undone, so it first opens a review sheet
+ * (address, amount, fee, what arrives) where the member confirms with the password (DECISIONS §13 step-up).
  */
 export default function WithdrawPage() {
   const { t } = useTranslation('wallet');
@@ -36,11 +40,14 @@ export default function WithdrawPage() {
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
   const [scanning, setScanning] = useState(false);
+  const [reviewing, setReviewing] = useState(false);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | undefined>();
   if (id === null || (wallets.isSuccess && !wallet)) return <Navigate to={paths.myInfo.path} replace />;
   if (!wallet) return <Page title={t('withdraw.title')}>{null}</Page>;
 
   const amountErr = withdrawAmountError(amount, wallet.balance);
-  const submit = async () => {
+  const submit = async (stepUp?: StepUp) => {
     if (!canWithdraw(amount, wallet.balance, address, send.isPending)) return;
     try {
       await send.mutateAsync({
@@ -49,13 +56,33 @@ export default function WithdrawPage() {
         amount: plainAmount(amount),
         destInternalAddress: destType === 'INTERNAL' ? address.trim() : null,
         destExternalAddress: destType === 'EXTERNAL' ? address.trim() : null,
+        ...(stepUp ? { stepUp } : {}),
       });
       notify.success(t(destType === 'INTERNAL' ? 'withdraw.sent' : 'withdraw.requested'));
       navigate(paths.wallet.path, { replace: true, state: { walletId: wallet.id } });
     } catch (err) {
+      if (err instanceof ApiError && err.code === 'INVALID_CREDENTIALS') {
+        setPasswordError(t('common:stepUp.wrongPassword'));
+        return;
+      }
+      setReviewing(false);
       notify.error(tradeErrorText(err, 'wallet:withdraw.failed'));
     }
   };
+  const openReview = () => {
+    if (!canWithdraw(amount, wallet.balance, address, send.isPending)) return;
+    setPassword('');
+    setPasswordError(undefined);
+    setReviewing(true);
+  };
+  const confirm = () => {
+    if (!password) return setPasswordError(t('common:stepUp.required'));
+    void submit({ password });
+  };
+  const plain = plainAmount(amount);
+  const fee = wallet.withdrawFee ?? '0';
+  const total = plain ? fromUnits(toUnits(plain) + toUnits(fee)) : '0';
+  const qty = (q: string) => `${formatQty(q, 8)} ${wallet.coinCode}`;
 
   return (
     <Page title={t('withdraw.title')}>
@@ -125,11 +152,61 @@ export default function WithdrawPage() {
       <Button
         block
         disabled={!canWithdraw(amount, wallet.balance, address, send.isPending)}
-        onClick={() => void submit()}
+        onClick={() => (destType === 'EXTERNAL' ? openReview() : void submit())}
         data-testid="withdraw-submit"
       >
-        {send.isPending ? t('withdraw.sending') : t('withdraw.submit')}
+        {send.isPending
+          ? t('withdraw.sending')
+          : destType === 'EXTERNAL'
+            ? t('withdraw.review.open')
+            : t('withdraw.submit')}
       </Button>
+      <Modal
+        open={reviewing}
+        title={t('withdraw.review.title')}
+        onClose={() => setReviewing(false)}
+        footer={() => (
+          <Button block onClick={confirm} disabled={send.isPending} data-testid="withdraw-confirm">
+            {send.isPending ? t('withdraw.review.confirming') : t('withdraw.review.confirm')}
+          </Button>
+        )}
+      >
+        <div className={w.form} data-testid="withdraw-review">
+          <KeyValueList>
+            <KeyValue label={t('withdraw.review.address')} testId="review-address">
+              <span className={w.mono}>{address.trim()}</span>
+            </KeyValue>
+            <KeyValue label={t('withdraw.review.amount')} testId="review-amount">
+              {qty(plain || '0')}
+            </KeyValue>
+            <KeyValue label={t('withdraw.review.fee')} testId="review-fee">
+              {qty(fee)}
+            </KeyValue>
+            <KeyValue label={t('withdraw.review.total')} testId="review-total">
+              {qty(total)}
+            </KeyValue>
+            <KeyValue label={t('withdraw.review.arrives')} testId="review-arrives">
+              <strong>{qty(plain || '0')}</strong>
+            </KeyValue>
+          </KeyValueList>
+          <p className={w.warning} role="note">
+            {t('withdraw.review.irreversible')}
+          </p>
+          <TextField
+            label={t('withdraw.review.passwordLabel')}
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setPasswordError(undefined);
+            }}
+            onKeyDown={(e) => e.key === 'Enter' && confirm()}
+            error={passwordError}
+            data-testid="withdraw-password"
+          />
+        </div>
+      </Modal>
       <QrScannerModal open={scanning} onClose={() => setScanning(false)} onScan={setAddress} />
     </Page>
   );
