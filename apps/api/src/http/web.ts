@@ -15,6 +15,8 @@ const API_PREFIXES = [
   '/transfer',
   '/dev/',
   '/healthz',
+  '/readyz',
+  '/metrics',
   '/docs',
 ];
 
