@@ -11,6 +11,7 @@ import MembersPage from './pages/MembersPage';
 import OpsLoginPage from './pages/OpsLoginPage';
 import OrdersPage from './pages/OrdersPage';
 import OverviewPage from './pages/OverviewPage';
+import SecurityPage from './pages/SecurityPage';
 import WithdrawalsPage from './pages/WithdrawalsPage';
 import { opsPaths } from './paths';
 
@@ -36,6 +37,7 @@ export default function OpsApp() {
             <Route path={rel(opsPaths.members)} element={<MembersPage />} />
             <Route path={rel(opsPaths.auditLog)} element={<AuditLogPage />} />
             <Route path={rel(opsPaths.ledger)} element={<LedgerPage />} />
+            <Route path={rel(opsPaths.security)} element={<SecurityPage />} />
             <Route path="*" element={<Navigate to={opsPaths.root} replace />} />
           </Route>
         </Route>

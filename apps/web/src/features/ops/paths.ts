@@ -9,6 +9,7 @@ export const opsPaths = {
   members: '/ops/members',
   auditLog: '/ops/audit-log',
   ledger: '/ops/ledger',
+  security: '/ops/security',
 } as const;
 
 export type OpsPathKey = keyof typeof opsPaths;

@@ -8,12 +8,14 @@ import { useOpsSession } from './session';
 export const NOT_OPERATOR = 'NOT_OPERATOR';
 
 /**
- * Operator login (DECISIONS §1, §6): POST /api/v1/auth/login, then GET /my with the new access token.
- * Only when the role is OPERATOR are the tokens kept (as the ops session); a member's tokens are dropped
- * at once and ApiError NOT_OPERATOR is thrown. Other failures throw the API's ApiError.
+ * Operator login (DECISIONS §1, §6, §13): POST /api/v1/auth/login with the TOTP code when one is given,
+ * then GET /my with the new access token. Only when the role is OPERATOR are the tokens kept (as the ops
+ * session); a member's tokens are dropped at once and ApiError NOT_OPERATOR is thrown. Other failures throw
+ * the API's ApiError (TOTP_REQUIRED: this operator must add a code; TOTP_INVALID: the code was refused).
  */
-export async function opsLogin(loginId: string, password: string): Promise<Profile> {
-  const pair = (await send('POST', '/api/v1/auth/login', { body: { loginId, password } }, null)) as TokenPair;
+export async function opsLogin(loginId: string, password: string, totpCode?: string): Promise<Profile> {
+  const body = totpCode ? { loginId, password, totpCode } : { loginId, password };
+  const pair = (await send('POST', '/api/v1/auth/login', { body }, null)) as TokenPair;
   const me = (await send('GET', '/my', {}, pair.accessToken)) as Profile;
   if (me.role !== 'OPERATOR') throw new ApiError(NOT_OPERATOR, 403);
   useOpsSession.getState().setTokens(pair.accessToken, pair.refreshToken);

@@ -20,6 +20,7 @@ const NAV: { key: OpsPathKey; count?: SummaryKey }[] = [
   { key: 'members' },
   { key: 'auditLog' },
   { key: 'ledger' },
+  { key: 'security' },
 ];
 
 /**

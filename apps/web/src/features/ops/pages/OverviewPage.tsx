@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { useOpsSummary } from '../api/summary';
+import { useTotpStatus } from '../api/totp';
 import { PageTitle } from '../components/Table';
 import s from '../ops.module.css';
 import { type OpsPathKey, opsPaths } from '../paths';
@@ -19,10 +20,14 @@ const CARDS: {
   { key: 'suspendedMembers', to: 'members', urgent: false },
 ];
 
-/** /ops: what waits for an operator (GET /ops/api/v1/summary), each count linking to its queue. */
+/**
+ * /ops: what waits for an operator (GET /ops/api/v1/summary), each count linking to its queue; a nudge to the
+ * Security page while the operator's two-step sign-in is off (DECISIONS §13).
+ */
 export default function OverviewPage() {
   const { t } = useTranslation(['ops', 'common']);
   const summary = useOpsSummary();
+  const totp = useTotpStatus();
   return (
     <>
       <PageTitle title={t('ops:overview.title')} sub={t('ops:overview.sub')}>
@@ -30,6 +35,11 @@ export default function OverviewPage() {
           {t('ops:actions.refresh')}
         </Button>
       </PageTitle>
+      {totp.data && !totp.data.enrolled && (
+        <p className={s.nudge} data-testid="totp-nudge">
+          {t('ops:overview.totpNudge')} <Link to={opsPaths.security}>{t('ops:overview.totpNudgeLink')}</Link>
+        </p>
+      )}
       {summary.isError && (
         <p className={s.failure} role="alert">
           {opsErrorText(summary.error)}
