@@ -122,9 +122,8 @@ async function settleLocked(tx: Tx, o: LockedOrder, l: LockedListing): Promise<b
   if (o.release_due && o.release_deadline && o.paid_at) {
     const to = nextOrderStatus(o.status, 'escalate', 'system');
     if (to === null) return false;
-    const minutes = Math.round(
-      (new Date(o.release_deadline).getTime() - new Date(o.paid_at).getTime()) / 60_000,
-    );
+    const paidAt = new Date(o.paid_at).toISOString();
+    const deadline = new Date(o.release_deadline).toISOString();
     await tx
       .updateTable('buy_orders')
       .set({
@@ -132,7 +131,7 @@ async function settleLocked(tx: Tx, o: LockedOrder, l: LockedListing): Promise<b
         disputed_at: o.release_deadline,
         dispute_reason: 'COINS_NOT_RELEASED',
         dispute_opened_by: 'SYSTEM',
-        system_statement: `The buyer reported the payment and the seller did not release the coins within ${minutes} minutes.`,
+        system_statement: `The buyer reported the payment at ${paidAt}; the seller did not release the coins by the release deadline ${deadline}.`,
         updated_at: sql<Date>`now()`,
       })
       .where('id', '=', o.id)
@@ -295,7 +294,8 @@ export async function disputeOrder(
       .updateTable('buy_orders')
       .set({
         status: to,
-        disputed_at: sql<Date>`now()`,
+        // whole milliseconds: the dispute queue's keyset cursor carries this instant in ms
+        disputed_at: sql<Date>`date_trunc('milliseconds', now())`,
         dispute_reason: body.reason,
         dispute_opened_by: actor.kind === 'buyer' ? 'BUYER' : 'SELLER',
         [column]: body.statement,
