@@ -125,6 +125,14 @@ describe('identity screens against the real API (issue 4)', () => {
     await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164));
     await page.getByTestId('verify-code').click();
     await expect.poll(() => page.getByTestId('verify-code').textContent()).toBe('Verified');
+    // A new bank account needs the current password (DECISIONS §13): the field appears, empty or wrong is refused.
+    await page.getByTestId('modify-submit').click();
+    await page.getByText('Please enter your current password.').waitFor();
+    await page.getByLabel('Current password', { exact: true }).fill('wrong-pass1');
+    await page.getByTestId('modify-submit').click();
+    await page.getByText('The current password is not correct.').first().waitFor();
+    expect(page.url()).toContain('/modify');
+    await page.getByLabel('Current password', { exact: true }).fill(m.password);
     await page.getByTestId('modify-submit').click();
     await waitForPath(page, '/account');
     await expect.poll(() => page.getByTestId('acc-nickname').textContent()).toBe(nickname);

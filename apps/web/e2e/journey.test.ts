@@ -180,6 +180,7 @@ describe('the journey: two visitors, one trade, the operator console', () => {
     await seller.getByTestId('detail-complete').click();
     await waitForPath(seller, '/proceed');
     await seller.getByTestId('proceed-txid').fill('  0xjourney0001  ');
+    await seller.getByTestId('proceed-password').fill(s.password);
     await step(seller, 'seller-proceed');
     await seller.getByTestId('proceed-submit').click();
     await waitForPath(seller, '/myinfo');
@@ -197,6 +198,9 @@ describe('the journey: two visitors, one trade, the operator console', () => {
     await buyer.getByTestId('withdraw-amount').fill('0.03');
     await step(buyer, 'buyer-withdraw');
     await buyer.getByTestId('withdraw-submit').click();
+    await buyer.getByTestId('withdraw-password').fill(b.password);
+    await step(buyer, 'buyer-withdraw-review');
+    await buyer.getByTestId('withdraw-confirm').click();
     await waitForPath(buyer, '/wallet');
     await buyer.getByTestId('transfer-row').first().waitFor();
     await step(buyer, 'buyer-withdrawal-pending');

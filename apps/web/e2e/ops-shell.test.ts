@@ -44,6 +44,7 @@ describe('operator console in the web app', () => {
       destType: 'EXTERNAL',
       amount: '0.25',
       destExternalAddress: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+      stepUp: { password: member.password },
     });
   });
 

@@ -231,6 +231,7 @@ describe('operator console', () => {
           destType: 'EXTERNAL',
           amount,
           destExternalAddress: EXTERNAL_BTC,
+          stepUp: { password: seller.password },
         })
       ).transferId;
     await withdraw('0.2');

@@ -258,6 +258,17 @@ describe('trade in the browser (issue 5)', () => {
     expect(await s.getByTestId('proceed-submit').isDisabled()).toBe(true);
     await shootBoth(s, 'proceed', 'proceed-txid');
     await s.getByTestId('proceed-txid').fill('  0xe2etxid123  ');
+    // Releasing escrow needs the seller's password (DECISIONS §13): a wrong one is refused, nothing moves.
+    expect(await s.getByTestId('proceed-submit').isDisabled()).toBe(true);
+    await s.getByTestId('proceed-password').fill('wrong-pass1');
+    await s.getByTestId('proceed-submit').click();
+    await s
+      .getByTestId('proceed-password')
+      .locator('xpath=../..')
+      .getByText('비밀번호가 올바르지 않습니다.')
+      .waitFor();
+    expect(s.url()).toContain('/proceed');
+    await s.getByTestId('proceed-password').fill(seller.password);
     await s.getByTestId('proceed-submit').click();
     await expectToast(s, '거래가 완료되었습니다.');
     await s.waitForURL((u) => u.pathname === '/myinfo');

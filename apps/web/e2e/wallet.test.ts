@@ -2,7 +2,7 @@ import jsQR from 'jsqr';
 import type { Browser, Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage } from './support/browser.ts';
+import { launchBrowser, newMobilePage, screenshot } from './support/browser.ts';
 import { type E2EServer, startE2EServer } from './support/server.ts';
 import {
   allowClipboard,
@@ -40,7 +40,8 @@ async function openWalletAction(p: Page, action: 'detail' | 'send' | 'receive') 
 
 describe('wallets in the browser (issue 5)', () => {
   beforeAll(async () => {
-    server = await startE2EServer();
+    // A withdrawal fee, so the review sheet has one to show (DECISIONS §3).
+    server = await startE2EServer({ WITHDRAW_FEE_ETH: '0.01' });
     browser = await launchBrowser();
     const op = await operatorToken(server);
     member = await signedUpMember(server);
@@ -96,18 +97,46 @@ describe('wallets in the browser (issue 5)', () => {
     await page.waitForURL((u) => u.pathname === '/wallet');
     await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('2 ETH');
 
+    // External: a review sheet (address, amount, fee, what arrives, cannot be undone) and the password
+    // (DECISIONS §13 step-up) before anything is sent.
     await page.getByTestId('wallet-send').click();
     await page.waitForURL((u) => u.pathname === '/withdraw');
-    await page.getByTestId('withdraw-dest-EXTERNAL').click();
-    await page.getByTestId('withdraw-address').fill(outsideAddress);
-    await page.getByTestId('withdraw-amount').fill('0.25');
-    await page.getByTestId('withdraw-submit').click();
+    const review = async () => {
+      await page.getByTestId('withdraw-dest-EXTERNAL').click();
+      await page.getByTestId('withdraw-address').fill(outsideAddress);
+      await page.getByTestId('withdraw-amount').fill('0.25');
+      await page.getByTestId('withdraw-submit').click();
+      await page.getByTestId('withdraw-review').waitFor();
+    };
+    for (const lang of ['en', 'kr'] as const) {
+      await switchLanguage(page, lang);
+      await review();
+      await page.getByTestId('withdraw-password').fill(member.password);
+      await page.waitForTimeout(350); // the sheet's slide-in
+      await screenshot(page, 'wallet-withdraw-review', lang);
+    }
+    const sheet = page.getByTestId('withdraw-review');
+    expect(await sheet.getByTestId('review-address').textContent()).toBe(outsideAddress);
+    expect(await sheet.getByTestId('review-amount').textContent()).toBe('0.25 ETH');
+    expect(await sheet.getByTestId('review-fee').textContent()).toBe('0.01 ETH');
+    expect(await sheet.getByTestId('review-total').textContent()).toBe('0.26 ETH');
+    expect(await sheet.getByTestId('review-arrives').textContent()).toBe('0.25 ETH');
+    await sheet.getByText('외부 주소로 보낸 출금은 되돌릴 수 없습니다.', { exact: false }).waitFor();
+    await page.getByTestId('withdraw-password').fill('');
+    await page.getByTestId('withdraw-confirm').click();
+    await sheet.getByText('비밀번호를 입력해 주세요.').waitFor();
+    await page.getByTestId('withdraw-password').fill('wrong-pass1');
+    await page.getByTestId('withdraw-confirm').click();
+    await sheet.getByText('비밀번호가 올바르지 않습니다.').waitFor();
+    expectQty((await walletOf(server, member.token, 'ETH')).balance, '2');
+    await page.getByTestId('withdraw-password').fill(member.password);
+    await page.getByTestId('withdraw-confirm').click();
     await expectToast(page, '출금 신청이 완료되었습니다.');
     await page.waitForURL((u) => u.pathname === '/wallet');
     await page.locator('[data-testid="transfer-row"][data-status="PENDING"]').waitFor();
     await expect.poll(() => page.getByTestId('transfer-row').count()).toBe(3);
 
-    expectQty((await walletOf(server, member.token, 'ETH')).balance, '1.75');
+    expectQty((await walletOf(server, member.token, 'ETH')).balance, '1.74');
     const friendTokenless = await apiOk<{ list: unknown[] }>(
       server,
       'GET',
