@@ -28,7 +28,8 @@ function codeMatches(stored: string, code: string): boolean {
 /**
  * Creates a fresh 6-digit code (crypto.randomInt) for `phone` and `purpose`, stores only its salted hash
  * with an expiry `ttlSec` ahead, and returns the row id and the plain code for the SMS provider. The newest
- * code of a phone and purpose replaces the older ones (only the newest is ever checked).
+ * code of a phone and purpose (and, for 'member' codes, of the member who asked: DECISIONS §13) replaces the
+ * older ones (only the newest is ever checked).
  */
 export async function issueCode(
   db: Db,
