@@ -26,6 +26,8 @@ const SPEC_CALLS: [string, string][] = [
   ['POST', '/buy-orders/:id/cancel'],
   ['POST', '/buy-orders/:id/complete'],
   ['POST', '/buy-orders/:id/reject'],
+  ['POST', '/buy-orders/:id/paid'],
+  ['POST', '/buy-orders/:id/dispute'],
   ['GET', '/my/buy-history'],
   ['GET', '/my/sell'],
   ['GET', '/my/sell-history'],

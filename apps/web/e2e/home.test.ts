@@ -107,7 +107,8 @@ describe('home page against the real API (issue 4)', () => {
     // The purchase screen got its state (without it, it would return to /transaction).
     await page.waitForTimeout(500);
     expect(new URL(page.url()).pathname).toBe('/purchase');
-    expect(await page.locator('main').textContent()).toContain(seller.loginId);
+    // the nickname is the seller's one public name (DECISIONS §11): the login id is never shown to others
+    expect(await page.locator('main').textContent()).toContain(seller.nickname);
     expect(await page.evaluate(() => localStorage.getItem('pendingPurchase'))).toBeNull();
     await t.assertLedger();
     expect(errors).toEqual([]);

@@ -181,9 +181,10 @@ describe('operator console', () => {
   it('finds a member’s orders and resolves them: complete with a TxID, cancel', async () => {
     const listingId = ids.btcListing ?? 0;
     const wallet = await walletOf(server, buyer.token, 'BTC');
-    await verifyPurchasePhone(server, buyer);
-    const order = async (krw: number) =>
-      (
+    // each purchase phone check allows exactly one order (DECISIONS §11)
+    const order = async (krw: number) => {
+      await verifyPurchasePhone(server, buyer);
+      return (
         await apiOk<{ orderId: number }>(server, 'POST', '/buy-orders', buyer.token, {
           listingId,
           krwAmount: krw,
@@ -192,6 +193,7 @@ describe('operator console', () => {
           destWalletId: wallet.id,
         })
       ).orderId;
+    };
     const toComplete = await order(1_000_000);
     const toCancel = await order(2_000_000);
 
