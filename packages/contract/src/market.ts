@@ -283,6 +283,29 @@ export const opsOrdersQuery = z.object({
 
 /** A listing in the operator console (every status, the seller's identity in full). */
 export const opsListing = sellListingDetail.extend({ sellerId: z.number().int() });
+/**
+ * A party of an order as the operator sees it, to settle a dispute (DECISIONS §11): the real name, the
+ * phone and the bank account (the seller's pay-in account of the listing; the buyer's own account, null
+ * when they never saved one).
+ */
+export const opsOrderParty = z.object({
+  nickname: z.string(),
+  name: z.string(),
+  phone: z.string(),
+  bankName: z.string().nullable(),
+  accountNo: z.string().nullable(),
+});
+export type OpsOrderParty = z.infer<typeof opsOrderParty>;
+
+/** GET /my/order-counts: orders waiting for the member (the seller's badge, DECISIONS §11). */
+export const myOrderCounts = z.object({
+  /** orders on the member's listings in REQUESTED or PAID: a deposit to check and a release to decide */
+  sellerWaiting: z.number().int(),
+  /** the member's own orders in REQUESTED: a deposit still to send */
+  buyerWaiting: z.number().int(),
+});
+export type MyOrderCounts = z.infer<typeof myOrderCounts>;
+
 /** A buy order in the operator console. */
 export const opsOrder = z.object({
   orderId: z.number().int(),
@@ -307,4 +330,6 @@ export const opsOrder = z.object({
   dispute: orderDispute.nullable(),
   /** seconds since the dispute opened (the queue's waiting time), null unless DISPUTED */
   waitingSec: z.number().int().nullable(),
+  buyer: opsOrderParty,
+  seller: opsOrderParty,
 });

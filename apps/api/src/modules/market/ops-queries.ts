@@ -132,6 +132,21 @@ function toOpsOrder(r: OrderRow): OpsOrder {
       r.status === 'DISPUTED' && r.disputed_at
         ? Math.max(0, Math.floor((Date.now() - new Date(r.disputed_at).getTime()) / 1000))
         : null,
+    // both parties in full: the operator compares the depositor and the accounts to settle a dispute
+    buyer: {
+      nickname: r.buyer_nickname,
+      name: r.buyer_name,
+      phone: r.buyer_phone,
+      bankName: r.buyer_bank_name,
+      accountNo: r.buyer_account_no,
+    },
+    seller: {
+      nickname: r.seller_nickname,
+      name: r.seller_name,
+      phone: r.seller_phone,
+      bankName: r.bank_name,
+      accountNo: r.account_no,
+    },
   };
 }
 

@@ -70,6 +70,21 @@ export default async function opsMarketRoutes(app: FastifyZod, deps: AppDeps): P
     async (request) => ok(await opsOrders(db, request.query)),
   );
 
+  app.get(
+    '/ops/api/v1/orders/:id',
+    {
+      preHandler,
+      schema: {
+        tags,
+        security,
+        summary: 'One order with both parties, the clock and the dispute (DECISIONS §11)',
+        params: IdParams,
+        response: okResponse(opsOrder),
+      },
+    },
+    async (request) => ok(await opsOrderById(db, request.params.id)),
+  );
+
   app.post(
     '/ops/api/v1/orders/:id/cancel',
     {

@@ -1,4 +1,10 @@
-import type { BuyOrderDetail, MyListQuery, OrderHistoryItem, SellOrderDetail } from '@p2p/contract';
+import type {
+  BuyOrderDetail,
+  MyListQuery,
+  MyOrderCounts,
+  OrderHistoryItem,
+  SellOrderDetail,
+} from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
@@ -65,4 +71,28 @@ export async function sellOrderDetail(db: Db, sellerId: number, orderId: number)
     .executeTakeFirst();
   if (!row) throw new AppError('ORDER_NOT_FOUND');
   return toSellOrderDetail(row);
+}
+
+/**
+ * GET /my/order-counts (DECISIONS §11): how many orders wait for the member, for the seller's badge:
+ * on their listings in REQUESTED or PAID, and their own purchases still in REQUESTED. Due orders are
+ * settled first, so an expired order never counts.
+ */
+export async function myOrderCounts(db: Db, memberId: number): Promise<MyOrderCounts> {
+  await settleDueFor(db, memberId);
+  const r = await db
+    .selectFrom('buy_orders')
+    .select((eb) => [
+      eb.fn
+        .countAll<string>()
+        .filterWhere((w) => w.and([w('seller_id', '=', memberId), w('status', 'in', ['REQUESTED', 'PAID'])]))
+        .as('seller'),
+      eb.fn
+        .countAll<string>()
+        .filterWhere((w) => w.and([w('buyer_id', '=', memberId), w('status', '=', 'REQUESTED')]))
+        .as('buyer'),
+    ])
+    .where((eb) => eb.or([eb('seller_id', '=', memberId), eb('buyer_id', '=', memberId)]))
+    .executeTakeFirstOrThrow();
+  return { sellerWaiting: Number(r.seller), buyerWaiting: Number(r.buyer) };
 }

@@ -5,6 +5,7 @@ import {
   buyOrderDetail,
   idParam,
   myListQuery,
+  myOrderCounts,
   orderHistoryItem,
   pageOf,
   sellOrderDetail,
@@ -115,6 +116,20 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
       async (request) => ok(await history.orderHistory(db, memberIdOf(request), side, request.query)),
     );
   }
+
+  app.get(
+    '/my/order-counts',
+    {
+      preHandler: member,
+      schema: {
+        tags,
+        security: bearer,
+        summary: "Orders waiting for the member: the seller's badge (DECISIONS §11)",
+        response: okResponse(myOrderCounts),
+      },
+    },
+    async (request) => ok(await history.myOrderCounts(db, memberIdOf(request))),
+  );
 
   app.get(
     '/my/buy-history/:id',
