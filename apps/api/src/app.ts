@@ -17,11 +17,13 @@ import { migrate } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
 import { createGuards } from './http/auth.ts';
 import { installErrorHandler } from './http/error-handler.ts';
+import { installIdempotency } from './http/idempotency.ts';
 import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
 import { isWebRoute, serveWebApp } from './http/web.ts';
 import healthRoutes, { type Lifecycle } from './modules/health/routes.ts';
 import identityRoutes from './modules/identity/routes.ts';
 import marketRoutes from './modules/market/routes.ts';
+import { installMetrics } from './modules/metrics/routes.ts';
 import opsRoutes from './modules/ops/routes.ts';
 import pricesRoutes from './modules/prices/routes.ts';
 import { assertProductionSafe, runStartupTasks } from './modules/startup.ts';
@@ -86,6 +88,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  // Before any route: routes with `config: { idempotent: true }` get the Idempotency-Key hooks (DECISIONS §15).
+  installIdempotency(app, dbh.db);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // DECISIONS §13: nothing that may depend on the caller is stored by a browser or proxy. A route that set
@@ -137,6 +141,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // The API map helps an attacker more than a member: production serves it only when DOCS_PUBLIC=1.
   if (!config.isProduction || config.docsPublic) await app.register(swaggerUi, { routePrefix: '/docs' });
 
+  installMetrics(app, deps);
   await app.register(healthRoutes, { ...deps, lifecycle });
   await app.register(identityRoutes, deps);
   await app.register(walletRoutes, deps);

@@ -64,6 +64,15 @@ const schema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   DOCS_PUBLIC: bool.default(false),
   SHUTDOWN_GRACE_SEC: int(0),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_SUBJECT: z.string().optional(),
+  CHAT_MESSAGES_PER_MIN: int(30),
+  CHAT_IMAGES_PER_HOUR: int(30),
+  EVENTS_HEARTBEAT_SEC: z.coerce.number().int().min(1).default(20),
+  EVENTS_BACKLOG_SEC: z.coerce.number().int().min(60).default(86_400),
+  EVENTS_MAX_STREAMS_PER_MEMBER: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -137,6 +146,21 @@ export interface Config {
   docsPublic: boolean;
   /** Seconds between the shutdown signal (readyz 503) and closing the listener, for load balancers to notice. */
   shutdownGraceSec: number;
+  /** Bearer token for GET /metrics (DECISIONS §14); required to read it in production, checked whenever set. */
+  metricsToken: string | undefined;
+  /**
+   * The trade room (DECISIONS §12): Web Push VAPID keys (from the environment, else generated under
+   * DATA_DIR outside production), chat posts per member (texts per minute, images per hour; 0 = no
+   * limit), live-event heartbeat seconds, how long the resumable backlog is kept (s), streams per member.
+   */
+  tradeRoom: {
+    vapid: { publicKey?: string; privateKey?: string; subject?: string };
+    messagesPerMin: number;
+    imagesPerHour: number;
+    heartbeatSec: number;
+    backlogSec: number;
+    maxStreamsPerMember: number;
+  };
   logLevel: string;
 }
 
@@ -211,6 +235,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: e.WEB_DIST_DIR,
     docsPublic: e.DOCS_PUBLIC,
     shutdownGraceSec: e.SHUTDOWN_GRACE_SEC,
+    metricsToken: e.METRICS_TOKEN,
+    tradeRoom: {
+      vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
+      messagesPerMin: e.CHAT_MESSAGES_PER_MIN,
+      imagesPerHour: e.CHAT_IMAGES_PER_HOUR,
+      heartbeatSec: e.EVENTS_HEARTBEAT_SEC,
+      backlogSec: e.EVENTS_BACKLOG_SEC,
+      maxStreamsPerMember: e.EVENTS_MAX_STREAMS_PER_MEMBER,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -24,6 +24,12 @@ export interface DbHandle {
    * dropped the connection and goes on; the listener only reports it. PGlite never calls it.
    */
   onConnectionError(listener: (err: Error) => void): void;
+  /** The embedded PGlite instance (its LISTEN/NOTIFY feeds the live events); null on PostgreSQL. */
+  pglite: PGlite | null;
+  /** The PostgreSQL connection string (a dedicated LISTEN connection uses it); null on PGlite. */
+  databaseUrl: string | null;
+  /** The PostgreSQL pool's connections right now (metrics); null on PGlite, which has one session. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -110,6 +116,9 @@ export async function openDb(opts: {
       onConnectionError: (listener) => {
         listeners.push(listener);
       },
+      pglite: null,
+      databaseUrl: opts.databaseUrl,
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => db.destroy(),
     };
   }
@@ -132,6 +141,9 @@ export async function openDb(opts: {
       await client.exec(script);
     },
     onConnectionError: () => undefined,
+    pglite: client,
+    databaseUrl: null,
+    poolStats: () => null,
     close: () => db.destroy(),
   };
 }
