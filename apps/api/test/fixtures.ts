@@ -21,6 +21,10 @@ export interface FixtureMember {
 /** Every fixture member's password; hashed once per process (argon2 is slow on purpose). */
 export const FIXTURE_PASSWORD = 'fixture-pass1';
 let fixtureHash: Promise<string> | undefined;
+function fixturePasswordHash(): Promise<string> {
+  fixtureHash ??= hashPassword(FIXTURE_PASSWORD);
+  return fixtureHash;
+}
 
 /**
  * Inserts a member straight into the database and signs an access token for it. For tests of modules
@@ -41,7 +45,7 @@ export async function createMember(
       name: o.name ?? 'Hong Gildong',
       country_code: o.countryCode ?? '82',
       phone_e164: phoneE164,
-      password_hash: await (fixtureHash ??= hashPassword(FIXTURE_PASSWORD)),
+      password_hash: await fixturePasswordHash(),
       bank_name: 'KB국민은행',
       account_no: '12345678901234',
       suspended_reason: null,

@@ -92,8 +92,11 @@ describe('operator console in the web app', () => {
       expect(renewed).not.toBe('expired.or.forged');
       expect(renewed).toBeTruthy();
 
+      // Logout ends the operator's session on the server too: a copy of the ops token no longer works.
+      expect((await server.t.call('GET', '/my', { token: renewed ?? '' })).status).toBe(200);
       await page.getByTestId('ops-logout').click();
       await waitForPath(page, '/ops/login');
+      expect((await server.t.call('GET', '/my', { token: renewed ?? '' })).status).toBe(401);
       const left = await page.evaluate(() => ({
         access: window.sessionStorage.getItem('opsAccessToken'),
         refresh: window.sessionStorage.getItem('opsRefreshToken'),

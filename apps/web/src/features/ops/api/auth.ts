@@ -1,8 +1,9 @@
 import type { Profile, TokenPair } from '@p2p/contract';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, send } from '../../../lib/api-client';
+import { session } from '../../../lib/storage';
 import { opsRequest } from './client';
-import { useOpsSession } from './session';
+import { OPS_STORAGE_KEYS, useOpsSession } from './session';
 
 /** Error code of a login by an account whose role is not OPERATOR (localized as ops:errors.NOT_OPERATOR). */
 export const NOT_OPERATOR = 'NOT_OPERATOR';
@@ -17,9 +18,28 @@ export async function opsLogin(loginId: string, password: string, totpCode?: str
   const body = totpCode ? { loginId, password, totpCode } : { loginId, password };
   const pair = (await send('POST', '/api/v1/auth/login', { body }, null)) as TokenPair;
   const me = (await send('GET', '/my', {}, pair.accessToken)) as Profile;
-  if (me.role !== 'OPERATOR') throw new ApiError(NOT_OPERATOR, 403);
+  if (me.role !== 'OPERATOR') {
+    // The member's session was opened by this login: end it on the server too, not only forget it.
+    await revokeSession(pair.refreshToken, pair.accessToken);
+    throw new ApiError(NOT_OPERATOR, 403);
+  }
   useOpsSession.getState().setTokens(pair.accessToken, pair.refreshToken);
   return me;
+}
+
+/** POST /api/v1/auth/logout (DECISIONS §13); a failure is ignored, the caller forgets the tokens anyway. */
+async function revokeSession(refreshToken: string, accessToken: string | null): Promise<void> {
+  await send('POST', '/api/v1/auth/logout', { body: { refreshToken } }, accessToken).catch(() => undefined);
+}
+
+/**
+ * Console logout: revokes the operator's session on the server (so a copied ops token dies with it), then
+ * removes the ops tokens whether or not the call succeeded.
+ */
+export async function opsLogout(): Promise<void> {
+  const refreshToken = session.get(OPS_STORAGE_KEYS.refreshToken);
+  if (refreshToken) await revokeSession(refreshToken, useOpsSession.getState().accessToken);
+  useOpsSession.getState().end(null);
 }
 
 /** The signed-in operator's profile (GET /my with the ops token); disabled without one. */

@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet, useNavigate } from 'react-router';
 import { LanguageSelector } from '../../../components/layout/LanguageSelector';
 import { Button } from '../../../components/ui/Button';
-import { useOpsMe } from '../api/auth';
-import { useOpsSession } from '../api/session';
+import { opsLogout, useOpsMe } from '../api/auth';
 import { useOpsSummary } from '../api/summary';
 import s from '../ops.module.css';
 import { type OpsPathKey, opsPaths } from '../paths';
@@ -34,10 +33,10 @@ export function OpsLayout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
-  const logout = () => {
-    useOpsSession.getState().end(null);
+  const logout = async () => {
+    await opsLogout();
     queryClient.removeQueries({ queryKey: ['ops'] });
-    navigate(opsPaths.login, { replace: true });
+    await navigate(opsPaths.login, { replace: true });
   };
 
   return (
