@@ -62,6 +62,18 @@ describe('production start refusals', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/JWT_SECRET is required in production/);
   });
+
+  it('refuses a start without every XPUB_<COIN>, naming the missing ones', async () => {
+    const r = await runServer({
+      NODE_ENV: 'production',
+      JWT_SECRET: SECRET,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/never',
+      XPUB_BTC: XPUBS.XPUB_BTC,
+      XPUB_ETH: XPUBS.XPUB_ETH,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/XPUB_XRP, XPUB_TRX required in production/);
+  });
 });
 
 const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: SECRET, SMS_PROVIDER: 'console', ...XPUBS };

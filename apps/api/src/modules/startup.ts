@@ -1,3 +1,4 @@
+import { COINS } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
@@ -6,8 +7,9 @@ import { seedDemo } from './seed/seed.ts';
 
 /**
  * Refuses a production start that would be unsafe (DECISIONS §13), before the database is opened: demo
- * data (SEED_DEMO=1: known passwords, deposits no chain backs) and a missing JWT_SECRET (every instance
- * would sign with its own random key, and a restart would sign everyone out). Throws an Error whose
+ * data (SEED_DEMO=1: known passwords, deposits no chain backs), a missing JWT_SECRET (every instance
+ * would sign with its own random key, and a restart would sign everyone out) and a missing XPUB_<COIN>
+ * (addresses would come from one instance's DATA_DIR). Throws an Error whose
  * message names the variable and the fix.
  */
 export function assertProductionSafe(config: Config): void {
@@ -20,6 +22,14 @@ export function assertProductionSafe(config: Config): void {
   }
   if (!config.jwtSecret) {
     throw new Error('JWT_SECRET is required in production (32+ characters, the same on every instance)');
+  }
+  // DECISIONS §14: a development seed lives in one instance's DATA_DIR, so instances would hand out
+  // different deposit addresses. Refused here, before the database is opened, like the JWT secret.
+  const missing = COINS.filter((c) => !config.chain.xpubs[c]);
+  if (missing.length > 0) {
+    throw new Error(
+      `XPUB_${missing.join(', XPUB_')} required in production (watch-only account keys, the same on every instance)`,
+    );
   }
 }
 
