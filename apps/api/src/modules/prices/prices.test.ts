@@ -184,6 +184,31 @@ describe('price cache', () => {
       await redis.quit();
     }
   });
+
+  it.runIf(redisUrl)('with Redis, a stale cache is refreshed by one instance, not by each', async () => {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(redisUrl ?? '');
+    const cacheKey = `test:prices:${randomBytes(6).toString('hex')}`;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const instances = [1, 2, 3, 4].map(() =>
+        createPriceService({ source: 'coingecko', upstreamUrl: fake.url, redis, log, cacheKey }),
+      );
+      const first = await instances[0]?.get();
+      vi.setSystemTime(Date.now() + PRICE_FRESH_MS + 1_000);
+      const answers = await Promise.all(instances.map((s) => s.get()));
+      expect(fake.hits).toHaveLength(2);
+      for (const a of answers) expect(a.stale).toBe(false);
+      // The others answered the cached prices while the one refreshed; the next request anywhere sees the new ones.
+      expect(answers.filter((a) => a.updatedAt === first?.updatedAt).length).toBeGreaterThanOrEqual(3);
+      const next = await instances[3]?.get();
+      expect(next?.updatedAt > (first?.updatedAt ?? '')).toBe(true);
+      expect(fake.hits).toHaveLength(2);
+    } finally {
+      await redis.del(cacheKey, `${cacheKey}:refreshing`);
+      await redis.quit();
+    }
+  });
 });
 
 describe('provider number conversion', () => {

@@ -36,7 +36,9 @@ function answer(s: PriceSnapshot, stale: boolean): PricesResponse {
 
 /**
  * The price service of DECISIONS §7. Concurrent requests on one instance share one upstream call; across
- * instances the Redis cache (when configured) keeps the upstream rate at about one call a minute each.
+ * instances the Redis cache and a refresh lock (when Redis is configured) keep the upstream rate at about
+ * one call a minute for the whole cluster. There is no timer: a refresh happens when a request finds the
+ * cache older than 60 s, so nothing runs per instance in the background.
  */
 export function createPriceService(o: PriceServiceOptions): PriceService {
   const provider =
@@ -53,6 +55,23 @@ export function createPriceService(o: PriceServiceOptions): PriceService {
   let inflight: Promise<PriceSnapshot> | null = null;
   let lastFailureMs = Number.NEGATIVE_INFINITY;
 
+  const lockKey = `${o.cacheKey ?? `p2p:prices:v1:${o.source}`}:refreshing`;
+  const lockMs = (o.timeoutMs ?? PRICE_TIMEOUT_MS) + 1_000;
+  /**
+   * DECISIONS §14: one upstream call per refresh across all instances. The instance that sets the Redis
+   * key (NX, expiring after the fetch timeout) fetches; the others keep serving the cached answer. Without
+   * Redis, or when Redis fails, every instance fetches for itself (harmless: one call a minute each).
+   */
+  async function claimRefresh(): Promise<boolean> {
+    if (!o.redis) return true;
+    try {
+      return (await o.redis.set(lockKey, '1', 'PX', lockMs, 'NX')) === 'OK';
+    } catch (err) {
+      o.log.warn({ err }, 'price refresh lock failed; fetching anyway');
+      return true;
+    }
+  }
+
   async function refresh(): Promise<PriceSnapshot> {
     const snap: PriceSnapshot = { prices: await provider(), source: o.source, fetchedAtMs: Date.now() };
     await cache.set(snap, PRICE_STALE_MAX_MS);
@@ -67,6 +86,9 @@ export function createPriceService(o: PriceServiceOptions): PriceService {
       if (cached && age < PRICE_FRESH_MS) return answer(cached, false);
       const usable = cached && age < PRICE_STALE_MAX_MS ? cached : null;
       if (usable && now - lastFailureMs < PRICE_RETRY_AFTER_MS) return answer(usable, true);
+      // Another instance is fetching right now: its answer lands in the shared cache within the timeout,
+      // and until then the last one is still the current price, not a failure.
+      if (usable && !inflight && !(await claimRefresh())) return answer(usable, false);
       try {
         inflight ??= refresh().finally(() => {
           inflight = null;

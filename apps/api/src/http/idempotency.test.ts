@@ -1,0 +1,375 @@
+import { toUnits } from '@p2p/contract';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, createWalletFor, type FixtureMember, fundMember } from '../../test/fixtures.ts';
+import { createTestApp, onPostgres, type TestApp } from '../../test/helpers.ts';
+import { account, balanceOf } from '../ledger/index.ts';
+import { BTC_PRICE, btcMarket, buyBody, operator, reverify } from '../modules/market/test-kit.ts';
+import { canonicalJson } from './idempotency.ts';
+
+// DECISIONS §15 on both databases; the parallel cases need real connections (PostgreSQL only).
+let t: TestApp;
+let alice: FixtureMember;
+let bob: FixtureMember;
+let op: FixtureMember;
+const wallets: Record<string, { id: number; address: string }> = {};
+// A valid mainnet segwit address that is nobody's wallet (BIP-173 vector).
+const EXTERNAL_BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
+
+beforeAll(async () => {
+  t = await createTestApp({ STEP_UP_MAX_FAILURES: '1000' });
+  alice = await createMember(t);
+  bob = await createMember(t);
+  op = await operator(t);
+  for (const [name, m] of [
+    ['alice', alice],
+    ['bob', bob],
+  ] as const) {
+    for (const coin of ['BTC', 'ETH'] as const)
+      wallets[`${name}${coin}`] = await createWalletFor(t, m.id, coin);
+  }
+  await fundMember(t, alice.id, 'ETH', '10');
+  await fundMember(t, alice.id, 'BTC', '1');
+  await fundMember(t, bob.id, 'ETH', '10');
+});
+afterAll(() => t.close());
+
+interface Raw {
+  status: number;
+  body: string;
+  replayed: boolean;
+  json: { returnCode: number; returnMessage: string; returnData: Record<string, unknown> | null };
+}
+
+async function post(url: string, token: string, body: unknown, key?: string): Promise<Raw> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    payload: JSON.stringify(body),
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
+  });
+  return {
+    status: res.statusCode,
+    body: res.body,
+    replayed: res.headers['idempotent-replayed'] === 'true',
+    json: res.json(),
+  };
+}
+
+const ethAvail = (memberId: number) => balanceOf(t.app.deps.db, account.available(memberId, 'ETH'));
+const internalEth = (from: string, to: string, amount: string) => ({
+  fromWalletId: wallets[from]!.id,
+  destType: 'INTERNAL',
+  amount,
+  destInternalAddress: wallets[to]!.address,
+});
+const count = async (table: 'transfers' | 'buy_orders' | 'ledger_entries') =>
+  Number(
+    (await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}`.execute(t.app.deps.db)).rows[0]!
+      .n,
+  );
+
+describe('Idempotency-Key (DECISIONS §15)', () => {
+  it('answers a repeat with the first answer, byte for byte, and moves nothing again', async () => {
+    const before = await ethAvail(alice.id);
+    const transfers = await count('transfers');
+    const first = await post(
+      '/transfer/request',
+      alice.token,
+      internalEth('aliceETH', 'bobETH', '1'),
+      'k-transfer-1',
+    );
+    expect(first.status).toBe(200);
+    expect(first.replayed).toBe(false);
+    const again = await post(
+      '/transfer/request',
+      alice.token,
+      internalEth('aliceETH', 'bobETH', '1'),
+      'k-transfer-1',
+    );
+    expect(again.status).toBe(200);
+    expect(again.body).toBe(first.body);
+    expect(again.replayed).toBe(true);
+    expect(await ethAvail(alice.id)).toBe(before - toUnits('1'));
+    expect(await count('transfers')).toBe(transfers + 2); // one WITHDRAW and its DEPOSIT, once
+    await t.assertLedger();
+  });
+
+  it('without a key, two identical requests are two moves (the key is optional)', async () => {
+    const before = await ethAvail(alice.id);
+    for (let i = 0; i < 2; i++) {
+      expect(
+        (await post('/transfer/request', alice.token, internalEth('aliceETH', 'bobETH', '0.5'))).status,
+      ).toBe(200);
+    }
+    expect(await ethAvail(alice.id)).toBe(before - toUnits('1'));
+  });
+
+  it('refuses the same key with another body or on another route: 422 IDEMPOTENCY_KEY_REUSED', async () => {
+    const before = await ethAvail(alice.id);
+    const first = await post(
+      '/transfer/request',
+      alice.token,
+      internalEth('aliceETH', 'bobETH', '0.1'),
+      'k-reused',
+    );
+    expect(first.status).toBe(200);
+    const other = await post(
+      '/transfer/request',
+      alice.token,
+      internalEth('aliceETH', 'bobETH', '0.2'),
+      'k-reused',
+    );
+    expect(other.status).toBe(422);
+    expect(other.json).toEqual({
+      returnCode: 422,
+      returnMessage: 'IDEMPOTENCY_KEY_REUSED',
+      returnData: null,
+    });
+    const elsewhere = await post('/api/v1/sell-listings', alice.token, {}, 'k-reused');
+    expect(elsewhere.status).toBe(400); // the body is checked first: nothing reaches the key
+    const listing = {
+      walletId: wallets.aliceETH!.id,
+      minQty: '0.1',
+      maxQty: '0.2',
+      unitPriceKrw: 3_000_000,
+      bankName: 'KB국민은행',
+      accountNo: '123456789',
+    };
+    const onListing = await post('/api/v1/sell-listings', alice.token, listing, 'k-reused');
+    expect(onListing.json.returnMessage).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await ethAvail(alice.id)).toBe(before - toUnits('0.1'));
+  });
+
+  it('keeps keys per caller: another member with the same key gets their own move', async () => {
+    const before = await ethAvail(bob.id);
+    const a = await post(
+      '/transfer/request',
+      alice.token,
+      internalEth('aliceETH', 'bobETH', '0.25'),
+      'k-shared',
+    );
+    const b = await post(
+      '/transfer/request',
+      bob.token,
+      internalEth('bobETH', 'aliceETH', '0.5'),
+      'k-shared',
+    );
+    expect([a.status, b.status, b.replayed]).toEqual([200, 200, false]);
+    expect(b.json.returnData).toMatchObject({ walletId: wallets.bobETH!.id, amount: '0.5' });
+    expect(await ethAvail(bob.id)).toBe(before + toUnits('0.25') - toUnits('0.5'));
+  });
+
+  it('refuses a malformed key with 400 VALIDATION_FAILED before anything runs', async () => {
+    const before = await ethAvail(alice.id);
+    for (const key of ['', 'a'.repeat(65), 'has space', 'semi;colon', 'ключ']) {
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/transfer/request',
+        payload: JSON.stringify(internalEth('aliceETH', 'bobETH', '0.01')),
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${alice.token}`,
+          'idempotency-key': key,
+        },
+      });
+      expect(r.statusCode, key).toBe(400);
+      expect(r.json()).toMatchObject({
+        returnMessage: 'VALIDATION_FAILED',
+        returnData: { fields: { 'idempotency-key': 'INVALID_FORMAT' } },
+      });
+    }
+    expect(
+      (
+        await post(
+          '/transfer/request',
+          alice.token,
+          internalEth('aliceETH', 'bobETH', '0.01'),
+          'a'.repeat(64),
+        )
+      ).status,
+    ).toBe(200);
+    expect(await ethAvail(alice.id)).toBe(before - toUnits('0.01'));
+  });
+
+  it('replays a business refusal (it changed nothing), but never a rate limit or a 5xx', async () => {
+    const tooMuch = internalEth('aliceETH', 'bobETH', '1000');
+    const first = await post('/transfer/request', alice.token, tooMuch, 'k-refused');
+    expect(first.json.returnMessage).toBe('INSUFFICIENT_BALANCE');
+    await fundMember(t, alice.id, 'ETH', '1000');
+    const again = await post('/transfer/request', alice.token, tooMuch, 'k-refused');
+    expect([again.status, again.body, again.replayed]).toEqual([422, first.body, true]);
+  });
+
+  it('leaves the step-up secret out of the request hash: another password is the same request', async () => {
+    const body = (password: string) => ({
+      fromWalletId: wallets.aliceBTC!.id,
+      destType: 'EXTERNAL',
+      amount: '0.001',
+      destExternalAddress: EXTERNAL_BTC,
+      stepUp: { password },
+    });
+    const first = await post('/transfer/request', alice.token, body(alice.password), 'k-stepup');
+    expect(first.status).toBe(200);
+    const again = await post('/transfer/request', alice.token, body('not-the-password'), 'k-stepup');
+    expect([again.status, again.body]).toEqual([200, first.body]);
+    const stored = await sql<{ request_hash: string }>`select request_hash from idempotency_keys
+      where caller_id = ${alice.id} and key = 'k-stepup'`.execute(t.app.deps.db);
+    expect(stored.rows[0]?.request_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(canonicalJson(body(alice.password))).not.toContain(alice.password);
+  });
+
+  it('answers 409 IDEMPOTENCY_KEY_IN_PROGRESS while the first request runs, and lets a dead one be taken over', async () => {
+    const body = internalEth('aliceETH', 'bobETH', '0.01');
+    const first = await post('/transfer/request', alice.token, body, 'k-running');
+    expect(first.status).toBe(200);
+    // The state a request in flight leaves: the row claimed, no answer yet.
+    await sql`update idempotency_keys set status = 'IN_PROGRESS', response_status = null, response_body = null
+      where caller_id = ${alice.id} and key = 'k-running'`.execute(t.app.deps.db);
+    const running = await post('/transfer/request', alice.token, body, 'k-running');
+    expect(running.json).toEqual({
+      returnCode: 409,
+      returnMessage: 'IDEMPOTENCY_KEY_IN_PROGRESS',
+      returnData: null,
+    });
+    // A claim older than IDEMPOTENCY_STALE_SEC belongs to a process that died: the retry runs.
+    await sql`update idempotency_keys set created_at = now() - interval '2 minutes'
+      where caller_id = ${alice.id} and key = 'k-running'`.execute(t.app.deps.db);
+    const before = await ethAvail(alice.id);
+    const taken = await post('/transfer/request', alice.token, body, 'k-running');
+    expect([taken.status, taken.replayed]).toEqual([200, false]);
+    expect(await ethAvail(alice.id)).toBe(before - toUnits('0.01'));
+  });
+
+  it('forgets a key after 24 h: its rows are deleted and the key runs again', async () => {
+    const body = internalEth('aliceETH', 'bobETH', '0.02');
+    expect((await post('/transfer/request', alice.token, body, 'k-old')).status).toBe(200);
+    expect((await post('/transfer/request', alice.token, body, 'k-old')).replayed).toBe(true);
+    await sql`update idempotency_keys set created_at = now() - interval '25 hours'
+      where caller_id = ${alice.id} and key = 'k-old'`.execute(t.app.deps.db);
+    const before = await ethAvail(alice.id);
+    const again = await post('/transfer/request', alice.token, body, 'k-old');
+    expect([again.status, again.replayed]).toEqual([200, false]);
+    expect(await ethAvail(alice.id)).toBe(before - toUnits('0.02'));
+  });
+
+  it('covers the order actions and the operator calls: a replayed cancel answers the first answer', async () => {
+    const { buyer, id } = await btcMarket(t, op);
+    const order = await post(
+      '/buy-orders',
+      buyer.token,
+      buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id),
+      'k-order',
+    );
+    expect(order.status).toBe(200);
+    await reverify(t, buyer);
+    const replay = await post(
+      '/buy-orders',
+      buyer.token,
+      buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id),
+      'k-order',
+    );
+    expect([replay.body, replay.replayed]).toEqual([order.body, true]);
+    const orderId = (order.json.returnData as { orderId: number }).orderId;
+    const cancel = await post(`/buy-orders/${orderId}/cancel`, buyer.token, {}, 'k-cancel');
+    expect(cancel.status).toBe(200);
+    const cancelAgain = await post(`/buy-orders/${orderId}/cancel`, buyer.token, {}, 'k-cancel');
+    expect([cancelAgain.status, cancelAgain.body]).toEqual([200, cancel.body]);
+    // Without the key the state machine refuses the second cancel: the key is what makes a retry harmless.
+    expect((await post(`/buy-orders/${orderId}/cancel`, buyer.token, {})).status).toBe(409);
+    await t.assertLedger();
+  });
+});
+
+describe.runIf(onPostgres)('Idempotency-Key under parallel requests (PostgreSQL)', () => {
+  const outcome = (rs: Raw[]) => {
+    const ok = rs.filter((r) => r.status === 200);
+    const busy = rs.filter((r) => r.json.returnMessage === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+    expect(ok.length + busy.length).toBe(rs.length);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ok.map((r) => r.body)).size).toBe(1); // every 200 is the same answer
+    return ok[0]!;
+  };
+
+  it('ten parallel buy orders with one key make exactly one order', async () => {
+    const { buyer, id } = await btcMarket(t, op);
+    await reverify(t, buyer);
+    const orders = await count('buy_orders');
+    const body = buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id);
+    const rs = await Promise.all(
+      Array.from({ length: 10 }, () => post('/buy-orders', buyer.token, body, 'k-par-order')),
+    );
+    outcome(rs);
+    expect(await count('buy_orders')).toBe(orders + 1);
+    const replay = await post('/buy-orders', buyer.token, body, 'k-par-order');
+    expect(replay.body).toBe(outcome(rs).body);
+    await t.assertLedger();
+  });
+
+  it('ten parallel external withdrawals with one key make one withdrawal and one ledger entry', async () => {
+    const transfers = await count('transfers');
+    const entries = await count('ledger_entries');
+    const before = await balanceOf(t.app.deps.db, account.available(alice.id, 'BTC'));
+    const body = {
+      fromWalletId: wallets.aliceBTC!.id,
+      destType: 'EXTERNAL',
+      amount: '0.01',
+      destExternalAddress: EXTERNAL_BTC,
+      stepUp: { password: alice.password },
+    };
+    const rs = await Promise.all(
+      Array.from({ length: 10 }, () => post('/transfer/request', alice.token, body, 'k-par-withdraw')),
+    );
+    outcome(rs);
+    expect(await count('transfers')).toBe(transfers + 1);
+    expect(await count('ledger_entries')).toBe(entries + 1);
+    expect(await balanceOf(t.app.deps.db, account.available(alice.id, 'BTC'))).toBe(before - toUnits('0.01'));
+    await t.assertLedger();
+  });
+
+  it('ten parallel operator completions of one withdrawal with one key: one answer, one ledger entry', async () => {
+    const w = await post(
+      '/transfer/request',
+      alice.token,
+      {
+        fromWalletId: wallets.aliceBTC!.id,
+        destType: 'EXTERNAL',
+        amount: '0.002',
+        destExternalAddress: EXTERNAL_BTC,
+        stepUp: { password: alice.password },
+      },
+      'k-par-w2',
+    );
+    const id = (w.json.returnData as { transferId: number }).transferId;
+    const entries = await count('ledger_entries');
+    const rs = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post(`/ops/api/v1/withdrawals/${id}/complete`, op.token, { txid: 'tx-par-1' }, 'k-par-complete'),
+      ),
+    );
+    outcome(rs);
+    expect(await count('ledger_entries')).toBe(entries + 1);
+    await t.assertLedger();
+  });
+
+  it('the same key of two callers in parallel: both moves happen', async () => {
+    const a0 = await ethAvail(alice.id);
+    const b0 = await ethAvail(bob.id);
+    const rs = await Promise.all([
+      ...Array.from({ length: 5 }, () =>
+        post('/transfer/request', alice.token, internalEth('aliceETH', 'bobETH', '1'), 'k-par-both'),
+      ),
+      ...Array.from({ length: 5 }, () =>
+        post('/transfer/request', bob.token, internalEth('bobETH', 'aliceETH', '2'), 'k-par-both'),
+      ),
+    ]);
+    outcome(rs.slice(0, 5));
+    outcome(rs.slice(5));
+    expect(await ethAvail(alice.id)).toBe(a0 - toUnits('1') + toUnits('2'));
+    expect(await ethAvail(bob.id)).toBe(b0 + toUnits('1') - toUnits('2'));
+  });
+});
