@@ -41,13 +41,18 @@ export default async function opsMarketRoutes(app: FastifyZod, deps: AppDeps): P
 
   app.post(
     '/ops/api/v1/listings/:id/approve',
-    { preHandler, schema: { tags, security, params: IdParams, response: okResponse(sellListingDetail) } },
+    {
+      config: { idempotent: true },
+      preHandler,
+      schema: { tags, security, params: IdParams, response: okResponse(sellListingDetail) },
+    },
     async (request) => ok(await approveListing(db, memberIdOf(request), request.params.id)),
   );
 
   app.post(
     '/ops/api/v1/listings/:id/reject',
     {
+      config: { idempotent: true },
       preHandler,
       schema: {
         tags,
@@ -88,6 +93,7 @@ export default async function opsMarketRoutes(app: FastifyZod, deps: AppDeps): P
   app.post(
     '/ops/api/v1/orders/:id/cancel',
     {
+      config: { idempotent: true },
       preHandler,
       schema: { tags, security, params: IdParams, body: opsReasonBody, response: okResponse(opsOrder) },
     },
@@ -105,6 +111,7 @@ export default async function opsMarketRoutes(app: FastifyZod, deps: AppDeps): P
   app.post(
     '/ops/api/v1/orders/:id/complete',
     {
+      config: { idempotent: true },
       preHandler,
       schema: {
         tags,

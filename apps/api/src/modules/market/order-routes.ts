@@ -32,6 +32,7 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
   app.post(
     '/buy-orders',
     {
+      config: { idempotent: true },
       preHandler: member,
       schema: { tags, security: bearer, body: buyOrderCreateBody, response: okResponse(buyOrderCreated) },
     },
@@ -50,6 +51,7 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
   app.post(
     '/buy-orders/:id/cancel',
     {
+      config: { idempotent: true },
       preHandler: member,
       schema: { tags, security: bearer, params: IdParams, response: okResponse(buyOrderCreated) },
     },
@@ -63,6 +65,7 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
   app.post(
     '/buy-orders/:id/reject',
     {
+      config: { idempotent: true },
       preHandler: member,
       schema: { tags, security: bearer, params: IdParams, response: okResponse(sellOrderDetail) },
     },
@@ -76,6 +79,7 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
   app.post(
     '/buy-orders/:id/complete',
     {
+      config: { idempotent: true },
       preHandler: member,
       schema: {
         tags,

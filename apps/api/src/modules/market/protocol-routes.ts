@@ -23,6 +23,7 @@ export default async function protocolRoutes(app: FastifyZod, deps: AppDeps): Pr
   app.post(
     '/buy-orders/:id/paid',
     {
+      config: { idempotent: true },
       preHandler: member,
       schema: {
         tags,
@@ -42,6 +43,7 @@ export default async function protocolRoutes(app: FastifyZod, deps: AppDeps): Pr
   app.post(
     '/buy-orders/:id/dispute',
     {
+      config: { idempotent: true },
       preHandler: member,
       schema: {
         tags,

@@ -37,6 +37,7 @@ export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Prom
   app.post(
     '/api/v1/sell-listings',
     {
+      config: { idempotent: true },
       preHandler: member,
       schema: {
         tags: ['market'],
@@ -63,6 +64,7 @@ export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Prom
   app.post(
     '/api/v1/sell-listings/:id/close',
     {
+      config: { idempotent: true },
       preHandler: member,
       schema: {
         tags: ['market'],

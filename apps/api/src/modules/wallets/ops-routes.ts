@@ -24,7 +24,11 @@ export default async function opsWalletRoutes(app: FastifyZod, deps: AppDeps): P
 
   app.post(
     '/ops/api/v1/deposits',
-    { preHandler: operator, schema: { tags, body: opsDepositBody, response: okResponse(opsDeposit) } },
+    {
+      config: { idempotent: true },
+      preHandler: operator,
+      schema: { tags, body: opsDepositBody, response: okResponse(opsDeposit) },
+    },
     async (request) => {
       const b = request.body;
       return ok(
@@ -51,6 +55,7 @@ export default async function opsWalletRoutes(app: FastifyZod, deps: AppDeps): P
   app.post(
     '/ops/api/v1/withdrawals/:id/complete',
     {
+      config: { idempotent: true },
       preHandler: operator,
       schema: {
         tags,
@@ -71,6 +76,7 @@ export default async function opsWalletRoutes(app: FastifyZod, deps: AppDeps): P
   app.post(
     '/ops/api/v1/withdrawals/:id/reject',
     {
+      config: { idempotent: true },
       preHandler: operator,
       schema: { tags, params: idParams, body: opsWithdrawalRejectBody, response: okResponse(opsWithdrawal) },
     },

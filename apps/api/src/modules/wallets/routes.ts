@@ -64,6 +64,7 @@ export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Pro
   app.post(
     '/transfer/request',
     {
+      config: { idempotent: true },
       preHandler: member,
       schema: { tags: ['transfers'], body: transferRequestBody, response: okResponse(transfer) },
     },
