@@ -4,6 +4,7 @@ export {
   assertBalanced,
   balanceOf,
   type EntryInput,
+  LedgerRefConflictError,
   type PostingInput,
   type PostResult,
   post,

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { AppError } from '../http/errors.ts';
-import { account, balanceOf, checkLedger, post } from './index.ts';
+import { account, balanceOf, checkLedger, LedgerRefConflictError, post } from './index.ts';
 
 let t: TestApp;
 const members: number[] = [];
@@ -66,6 +66,40 @@ describe('ledger', () => {
     expect(b).toEqual({ entryId: a.entryId, created: false });
     expect(await balanceOf(t.app.deps.db, account.available(members[0]!, 'ETH'))).toBe(100_000_000n);
     expect(await balanceOf(t.app.deps.db, account.chain('ETH'))).toBe(-100_000_000n);
+    await t.assertLedger();
+  });
+
+  it('refuses a ref replayed with another amount, account or kind, and moves nothing', async () => {
+    const first = await deposit(members[2]!, 'ETH', 300n, 'dep-eth-replay');
+    // The same movement, its postings in another order: still a harmless replay.
+    const same = await t.app.deps.db.transaction().execute((tx) =>
+      post(tx, {
+        ref: 'dep-eth-replay',
+        kind: 'deposit',
+        postings: [
+          { account: account.available(members[2]!, 'ETH'), amount: 300n },
+          { account: account.chain('ETH'), amount: -300n },
+        ],
+      }),
+    );
+    expect(same).toEqual({ entryId: first.entryId, created: false });
+    await expect(deposit(members[2]!, 'ETH', 301n, 'dep-eth-replay')).rejects.toThrow(LedgerRefConflictError);
+    await expect(deposit(members[3]!, 'ETH', 300n, 'dep-eth-replay')).rejects.toThrow(LedgerRefConflictError);
+    await expect(deposit(members[2]!, 'BTC', 300n, 'dep-eth-replay')).rejects.toThrow(LedgerRefConflictError);
+    await expect(
+      t.app.deps.db.transaction().execute((tx) =>
+        post(tx, {
+          ref: 'dep-eth-replay',
+          kind: 'other_kind',
+          postings: [
+            { account: account.chain('ETH'), amount: -300n },
+            { account: account.available(members[2]!, 'ETH'), amount: 300n },
+          ],
+        }),
+      ),
+    ).rejects.toThrow(LedgerRefConflictError);
+    expect(await balanceOf(t.app.deps.db, account.available(members[2]!, 'ETH'))).toBe(300n);
+    expect(await balanceOf(t.app.deps.db, account.available(members[3]!, 'ETH'))).toBe(0n);
     await t.assertLedger();
   });
 

@@ -10,7 +10,10 @@ export interface PostingInput {
 }
 
 export interface EntryInput {
-  /** Unique per movement (order id, transfer id, chain txid...): a second post with the same ref does nothing. */
+  /**
+   * Unique per movement (order id, transfer id, chain txid...): a second post of the same movement under the
+   * same ref does nothing; the same ref with another kind or other postings throws LedgerRefConflictError.
+   */
   ref: string;
   kind: string;
   memo?: string;
@@ -40,7 +43,8 @@ export function assertBalanced(postings: PostingInput[]): void {
  * Posts one balanced entry inside the caller's transaction (DECISIONS §4): records the entry under its
  * unique ref, writes the postings and moves the account balances. A member account that would go below
  * zero makes the database refuse the update, surfaced as AppError INSUFFICIENT_BALANCE (the caller's
- * transaction is then rolled back whole). A retry with the same ref returns `created: false`.
+ * transaction is then rolled back whole). A retry with the same ref and the same postings returns
+ * `created: false`; the same ref with another kind or other postings throws LedgerRefConflictError.
  */
 export async function post(tx: Tx, entry: EntryInput): Promise<PostResult> {
   assertBalanced(entry.postings);
@@ -58,14 +62,7 @@ export async function post(tx: Tx, entry: EntryInput): Promise<PostResult> {
     .onConflict((oc) => oc.column('ref').doNothing())
     .returning('id')
     .executeTakeFirst();
-  if (!inserted) {
-    const existing = await tx
-      .selectFrom('ledger_entries')
-      .select('id')
-      .where('ref', '=', entry.ref)
-      .executeTakeFirstOrThrow();
-    return { entryId: existing.id, created: false };
-  }
+  if (!inserted) return { entryId: await assertSameReplay(tx, entry, net), created: false };
 
   const moves: { id: number; coin: Coin; amount: bigint }[] = [];
   for (const { ref, amount } of net.values()) {
@@ -101,6 +98,48 @@ export async function post(tx: Tx, entry: EntryInput): Promise<PostResult> {
     )
     .execute();
   return { entryId: inserted.id, created: true };
+}
+
+/** A ref posted again with another kind or other postings: a bug in the poster, never a retry (DESIGN "Retries"). */
+export class LedgerRefConflictError extends Error {
+  constructor(readonly ref: string) {
+    super(`ledger ref ${ref} was already posted with other postings`);
+    this.name = 'LedgerRefConflictError';
+  }
+}
+
+/**
+ * The id of the entry already posted under `entry.ref`, after checking that it has the same kind and the
+ * same net postings as `net`; throws LedgerRefConflictError otherwise, so that a replay is harmless only when
+ * it is the same movement.
+ */
+async function assertSameReplay(
+  tx: Tx,
+  entry: EntryInput,
+  net: Map<string, { ref: AccountRef; amount: bigint }>,
+): Promise<number> {
+  const existing = await tx
+    .selectFrom('ledger_entries')
+    .select(['id', 'kind'])
+    .where('ref', '=', entry.ref)
+    .executeTakeFirstOrThrow();
+  const stored = await tx
+    .selectFrom('ledger_postings as p')
+    .innerJoin('ledger_accounts as a', 'a.id', 'p.account_id')
+    .select(['a.member_id', 'a.coin', 'a.kind', 'p.amount'])
+    .where('p.entry_id', '=', existing.id)
+    .execute();
+  const key = (memberId: number | null, coin: string, kind: string) => `${memberId ?? '-'}:${coin}:${kind}`;
+  const want = new Map<string, bigint>();
+  for (const n of net.values()) {
+    if (n.amount !== 0n) want.set(key(n.ref.memberId, n.ref.coin, n.ref.kind), n.amount);
+  }
+  const same =
+    existing.kind === entry.kind &&
+    stored.length === want.size &&
+    stored.every((p) => want.get(key(p.member_id, p.coin, p.kind)) === toSignedUnits(p.amount));
+  if (!same) throw new LedgerRefConflictError(entry.ref);
+  return existing.id;
 }
 
 /** Balance of one account in base units (0 when the account does not exist yet). */
