@@ -202,7 +202,7 @@ describe('price cache', () => {
       // The others answered the cached prices while the one refreshed; the next request anywhere sees the new ones.
       expect(answers.filter((a) => a.updatedAt === first?.updatedAt).length).toBeGreaterThanOrEqual(3);
       const next = await instances[3]?.get();
-      expect(next?.updatedAt > (first?.updatedAt ?? '')).toBe(true);
+      expect((next?.updatedAt ?? '') > (first?.updatedAt ?? '')).toBe(true);
       expect(fake.hits).toHaveLength(2);
     } finally {
       await redis.del(cacheKey, `${cacheKey}:refreshing`);
