@@ -13,13 +13,21 @@ export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
   readonly fields: Record<string, string>;
+  /** the envelope's returnData of the refusal, e.g. PURCHASE_BLOCKED {until} (DECISIONS §11) */
+  readonly data: Record<string, unknown>;
 
-  constructor(code: string, status: number, fields: Record<string, string> = {}) {
+  constructor(
+    code: string,
+    status: number,
+    fields: Record<string, string> = {},
+    data: Record<string, unknown> = {},
+  ) {
     super(code);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
     this.fields = fields;
+    this.data = data;
   }
 }
 
@@ -81,7 +89,13 @@ export async function send(method: string, path: string, opts: RequestOptions, t
   const code = typeof env?.returnCode === 'number' ? env.returnCode : res.ok ? 0 : res.status;
   if (!res.ok || code !== 0) {
     const message = typeof env?.returnMessage === 'string' && env.returnMessage ? env.returnMessage : '';
-    throw new ApiError(message || `HTTP_${res.status}`, res.status, fieldsOf(env?.returnData));
+    const data = env?.returnData && typeof env.returnData === 'object' ? env.returnData : {};
+    throw new ApiError(
+      message || `HTTP_${res.status}`,
+      res.status,
+      fieldsOf(env?.returnData),
+      data as Record<string, unknown>,
+    );
   }
   return env?.returnData;
 }

@@ -1,6 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
+import { useOrderCounts } from '../../features/mypage/api/get-order-counts';
+import { WaitingBadge } from '../../features/mypage/components/WaitingBadge';
 import { useSession } from '../../lib/session';
 import { useLogout } from '../../lib/use-logout';
 import s from '../ui/ui.module.css';
@@ -32,6 +34,8 @@ export function Header({ variant = 'sub', title, close }: Props) {
   const { pathname } = useLocation();
   const loggedIn = useSession((st) => Boolean(st.accessToken));
   const logout = useLogout();
+  // the seller's badge (DECISIONS §11): orders on their listings waiting for a check or a release
+  const waiting = useOrderCounts(loggedIn && variant === 'main').data?.sellerWaiting;
 
   const goBack = () => {
     if (pathname === paths.complete.path) navigate(paths.home.path, { replace: true });
@@ -57,6 +61,7 @@ export function Header({ variant = 'sub', title, close }: Props) {
             <>
               <Link to={paths.myInfo.path} className={l.textLink} data-testid="header-mypage">
                 {t('common:nav.myPage')}
+                <WaitingBadge count={waiting} testId="header-waiting" />
               </Link>
               <button
                 type="button"

@@ -1,4 +1,7 @@
 /** The /myinfo tab contents (SPEC §2). Each tab is a slot component; issue 5 fills them in. */
+
+export { useOrderCounts } from './api/get-order-counts';
+export { WaitingBadge } from './components/WaitingBadge';
 export { PurchaseHistoryTab } from './tabs/PurchaseHistoryTab';
 export { SellHistoryTab } from './tabs/SellHistoryTab';
 export { SellRegistrationsTab } from './tabs/SellRegistrationsTab';

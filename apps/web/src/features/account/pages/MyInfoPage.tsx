@@ -8,7 +8,14 @@ import { paths } from '../../../config/paths';
 import { useMe } from '../../../lib/me';
 import { STORAGE_KEYS, session } from '../../../lib/storage';
 import { useLogout } from '../../../lib/use-logout';
-import { PurchaseHistoryTab, SellHistoryTab, SellRegistrationsTab, WalletTab } from '../../mypage';
+import {
+  PurchaseHistoryTab,
+  SellHistoryTab,
+  SellRegistrationsTab,
+  useOrderCounts,
+  WaitingBadge,
+  WalletTab,
+} from '../../mypage';
 import s from '../account.module.css';
 import { CountryLabel } from '../components/CountryLabel';
 
@@ -35,6 +42,12 @@ export default function MyInfoPage() {
   const logout = useLogout();
   const me = useMe().data;
   const [tab, setTab] = useState<MyInfoTab>(storedTab);
+  // orders waiting for the member (DECISIONS §11): the seller's badge, and the buyer's unpaid requests
+  const counts = useOrderCounts().data;
+  const waiting: Partial<Record<MyInfoTab, number>> = {
+    purchase: counts?.buyerWaiting,
+    sellHistory: counts?.sellerWaiting,
+  };
 
   const choose = (next: MyInfoTab) => {
     session.set(STORAGE_KEYS.myInfoActiveTab, next);
@@ -82,6 +95,7 @@ export default function MyInfoPage() {
             data-testid={`tab-${key}`}
           >
             {t(`myInfo.tab.${key}`)}
+            <WaitingBadge count={waiting[key]} testId={`tab-badge-${key}`} />
           </button>
         ))}
       </div>

@@ -1,39 +1,52 @@
 import { useTranslation } from 'react-i18next';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { formatQty, formatWon } from '../../../lib/format';
+import { useOrderCounts } from '../api/get-order-counts';
 import { useSellHistory } from '../api/get-sell-history';
 import { HistoryItem } from '../components/HistoryItem';
+import m from '../mypage.module.css';
 
-/** The /myinfo sell history tab (SPEC §2): buy orders on the member's listings, infinite scroll. */
+/**
+ * The /myinfo sell history tab (SPEC §2): buy orders on the member's listings, infinite scroll, led by how
+ * many wait for the seller (a deposit to check, a release to decide: DECISIONS §11).
+ */
 export function SellHistoryTab() {
   const { t } = useTranslation('mypage');
   const q = useSellHistory();
+  const waiting = useOrderCounts().data?.sellerWaiting ?? 0;
   return (
-    <InfiniteList
-      query={q}
-      keyOf={(o) => o.orderId}
-      renderItem={(o) => (
-        <HistoryItem
-          id={o.orderId}
-          type="sell-history"
-          coin={o.coinCode}
-          status={o.status}
-          createdAt={o.createdAt}
-          completedAt={o.completedAt}
-          rows={[
-            { label: t('history.quantity'), value: `${formatQty(o.requestQty)} ${o.coinCode}` },
-            { label: t('history.amount'), value: t('trade:won', { value: formatWon(o.requestKrwAmount) }) },
-            { label: t('history.buyer'), value: o.buyerNickname ?? '-' },
-          ]}
-        />
+    <>
+      {waiting > 0 && (
+        <p className={m.waitingBanner} data-testid="seller-waiting">
+          {t('waiting.seller', { count: waiting })}
+        </p>
       )}
-      texts={{
-        empty: t('history.emptySellHistory'),
-        loading: t('trade:list.loading'),
-        end: t('history.end'),
-        error: t('history.error'),
-      }}
-      testId="sell-history-list"
-    />
+      <InfiniteList
+        query={q}
+        keyOf={(o) => o.orderId}
+        renderItem={(o) => (
+          <HistoryItem
+            id={o.orderId}
+            type="sell-history"
+            coin={o.coinCode}
+            status={o.status}
+            createdAt={o.createdAt}
+            completedAt={o.completedAt}
+            rows={[
+              { label: t('history.quantity'), value: `${formatQty(o.requestQty)} ${o.coinCode}` },
+              { label: t('history.amount'), value: t('trade:won', { value: formatWon(o.requestKrwAmount) }) },
+              { label: t('history.buyer'), value: o.buyerNickname ?? '-' },
+            ]}
+          />
+        )}
+        texts={{
+          empty: t('history.emptySellHistory'),
+          loading: t('trade:list.loading'),
+          end: t('history.end'),
+          error: t('history.error'),
+        }}
+        testId="sell-history-list"
+      />
+    </>
   );
 }

@@ -88,7 +88,6 @@ export function OrderDetailCard({
         <Card>
           <h2 className={s.sectionTitle}>{t('details.buyerInfo')}</h2>
           <KeyValueList>
-            <KeyValue label={t('details.buyerId')}>{buyer.buyerLoginId}</KeyValue>
             <KeyValue label={t('details.nickname')}>{buyer.buyerNickname}</KeyValue>
             <KeyValue label={t('sell.name')}>{buyer.buyerName}</KeyValue>
             <KeyValue label={t('purchase.nationality')}>
@@ -103,8 +102,7 @@ export function OrderDetailCard({
         <Card>
           <h2 className={s.sectionTitle}>{t('receipt.depositTo')}</h2>
           <KeyValueList>
-            <KeyValue label={t('receipt.sellerId')}>{order.sellerLoginId}</KeyValue>
-            <KeyValue label={t('details.nickname')}>{order.sellerNickName}</KeyValue>
+            <KeyValue label={t('purchase.seller')}>{order.sellerNickName}</KeyValue>
             <KeyValue label={t('receipt.accountHolder')}>{order.sellerAccountHolder}</KeyValue>
             <KeyValue label={t('receipt.bank')}>{order.sellerBankName}</KeyValue>
             <KeyValue label={t('receipt.accountNo')}>{order.sellerAccountNo}</KeyValue>

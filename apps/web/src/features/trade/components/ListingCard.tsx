@@ -5,12 +5,14 @@ import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { CountryFlag } from '../../../components/ui/CountryFlag';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import s from '../trade.module.css';
+import { SellerStatsLine } from './SellerStatsLine';
 
 export type PurchaseType = 'instant' | 'reserve';
 
 /**
  * A trade list card (SPEC §2 /transaction): coin name and icon, seller nickname and flag, 판매 가능 수량
- * minQty-min(maxQty, remainingQty) (DECISIONS §4), 개당 판매 금액 in 원, and the two purchase buttons.
+ * minQty-min(maxQty, remainingQty) (DECISIONS §4), 개당 판매 금액 in 원, the seller's track record
+ * (DECISIONS §11) and the two purchase buttons.
  */
 export function ListingCard({ listing, onBuy }: { listing: TradeListing; onBuy: (t: PurchaseType) => void }) {
   const { t } = useTranslation('trade');
@@ -30,6 +32,7 @@ export function ListingCard({ listing, onBuy }: { listing: TradeListing; onBuy: 
           <span data-testid="listing-seller">{listing.sellerNickname}</span>
         </div>
       </div>
+      <SellerStatsLine stats={listing.sellerStats} />
       <div className={s.kv}>
         <span className={s.kvLabel}>{t('list.available')}</span>
         <span className={s.kvValue} data-testid="listing-range">

@@ -6,8 +6,12 @@ import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import { countryKey, minimumKrw } from '../purchase-rules';
 import s from '../trade.module.css';
+import { SellerStatsLine } from './SellerStatsLine';
 
-/** The listing card of /purchase (SPEC §2): coin, range, unit price, minimum purchase, seller, nationality. */
+/**
+ * The listing card of /purchase (SPEC §2): coin, range, unit price, minimum purchase, the seller by nickname
+ * (their one public name) with their track record (DECISIONS §11), nationality.
+ */
 export function ListingSummary({ listing }: { listing: TradeListing }) {
   const { t } = useTranslation('trade');
   const upper = minQtyOf(listing.maxQty, listing.remainingQty ?? listing.maxQty);
@@ -30,7 +34,14 @@ export function ListingSummary({ listing }: { listing: TradeListing }) {
         <KeyValue label={t('purchase.minPurchase')} testId="min-purchase">
           {t('won', { value: formatWon(minimumKrw(listing.minQty, listing.unitPriceKrw)) })}
         </KeyValue>
-        <KeyValue label={t('purchase.sellerId')}>{listing.sellerLoginId}</KeyValue>
+        <KeyValue label={t('purchase.seller')} testId="purchase-seller">
+          {listing.sellerNickname}
+        </KeyValue>
+        {listing.sellerStats && (
+          <KeyValue label={t('protocol.stats.label')}>
+            <SellerStatsLine stats={listing.sellerStats} />
+          </KeyValue>
+        )}
         <KeyValue label={t('purchase.nationality')} testId="seller-nationality">
           {t(`purchase.country.${countryKey(listing.sellerCountry)}`)}
         </KeyValue>

@@ -48,7 +48,7 @@ export function PurchaseReceipt({ order, reserve }: { order: BuyOrderCreated; re
       <Card>
         <h2 className={s.sectionTitle}>{t('receipt.depositTo')}</h2>
         <KeyValueList>
-          <KeyValue label={t('receipt.sellerId')}>{order.sellerLoginId}</KeyValue>
+          <KeyValue label={t('purchase.seller')}>{order.sellerNickName}</KeyValue>
           <KeyValue label={t('receipt.accountHolder')}>{order.sellerAccountHolder}</KeyValue>
           <KeyValue label={t('receipt.phone')}>{formatPhone(order.sellerPhone)}</KeyValue>
           <KeyValue label={t('receipt.bank')}>{order.sellerBankName}</KeyValue>
@@ -60,7 +60,7 @@ export function PurchaseReceipt({ order, reserve }: { order: BuyOrderCreated; re
       <ul className={s.notice}>
         <li>{t('receipt.notice.depositorName')}</li>
         <li>{t('receipt.notice.sellerSends')}</li>
-        <li>{t('receipt.notice.cancel')}</li>
+        <li>{t('receipt.notice.window')}</li>
       </ul>
     </>
   );

@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -8,10 +8,15 @@ import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { completeBuyOrder } from '../api/complete-buy-order';
+import { orderQueries } from '../api/order-queries';
+import { ProtocolDialog } from '../components/ProtocolDialog';
+import { StatusPanel } from '../components/StatusPanel';
 import { tradeErrorText } from '../error-text';
-import { canSubmitProceed, normalizeTxid, txidError } from '../proceed-rules';
+import { normalizeTxid, txidError } from '../proceed-rules';
+import { canRelease, memberActions } from '../protocol-rules';
 import s from '../trade.module.css';
 
 function orderIdOf(state: unknown): number | null {
@@ -21,20 +26,16 @@ function orderIdOf(state: unknown): number | null {
 }
 
 /**
- * /proceed (SPEC §2, §5 "Proceed"): the seller enters the TxID of the coins sent (trimmed, required) and
- * their password (the step-up of DECISIONS §13: releasing escrow cannot be undone), then completes the
- * order. Needs the order id from /view_details, else 주문 정보가 없습니다. and /myinfo.
+ * /proceed (SPEC §2, §5 "Proceed"; DECISIONS §11, §13): the seller's deliberate release. It names what
+ * leaves (quantity, to whom) and what to check first; the seller ticks that the amount arrived and that
+ * the depositor is the buyer's real name, enters the TxID (trimmed, required) and their password, and
+ * confirms once more in a red sheet that says it cannot be undone. Needs the order id from /view_details,
+ * else 주문 정보가 없습니다. and /myinfo.
  */
 export default function ProceedPage() {
   const { t } = useTranslation('trade');
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const orderId = orderIdOf(useLocation().state);
-  const [txid, setTxid] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | undefined>();
-  const [submitting, setSubmitting] = useState(false);
   const warned = useRef(false);
   useEffect(() => {
     if (orderId !== null || warned.current) return;
@@ -43,45 +44,89 @@ export default function ProceedPage() {
     navigate(paths.myInfo.path, { replace: true });
   }, [orderId, navigate, t]);
   if (orderId === null) return null;
+  return (
+    <Page title={t('proceed.title')}>
+      <ReleaseForm orderId={orderId} />
+    </Page>
+  );
+}
 
+function ReleaseForm({ orderId }: { orderId: number }) {
+  const { t } = useTranslation('trade');
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const q = useQuery(orderQueries.seller(orderId));
+  const [amountChecked, setAmountChecked] = useState(false);
+  const [nameChecked, setNameChecked] = useState(false);
+  const [txid, setTxid] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | undefined>();
+  const [confirming, setConfirming] = useState(false);
+  const [submitting, setSubmitting] = useState(false);
+  const order = q.data;
+  useEffect(() => {
+    if (q.isError && !order) navigate(paths.myInfo.path, { replace: true });
+  }, [q.isError, order, navigate]);
+  if (!order) return <div className={s.muted}>{t('list.loading')}</div>;
+
+  const amount = formatWon(order.requestKrwAmount);
+  const qty = `${formatQty(order.requestQty)} ${order.coinCode}`;
+  const allowed = memberActions(order, 'seller', Date.now()).actions.includes('complete');
+  const ready = canRelease({ amountChecked, nameChecked, txid, password, submitting });
   const error = touched ? txidError(txid) : undefined;
-  const submit = async () => {
-    setTouched(true);
-    if (txidError(txid)) {
-      notify.error(t('proceed.errors.TXID_REQUIRED'));
-      return;
-    }
-    if (!password) {
-      setPasswordError(t('proceed.errors.PASSWORD_REQUIRED'));
-      return;
-    }
+
+  const release = async (): Promise<boolean> => {
     setSubmitting(true);
     try {
       await completeBuyOrder(orderId, normalizeTxid(txid), { password });
       notify.success(t('proceed.success'));
       await qc.invalidateQueries();
       navigate(paths.myInfo.path, { replace: true });
+      return true;
     } catch (err) {
-      if (err instanceof ApiError && err.code === 'INVALID_CREDENTIALS') {
-        setPasswordError(t('common:stepUp.wrongPassword'));
-      }
-      notify.error(
-        err instanceof ApiError && err.code === 'INVALID_CREDENTIALS'
-          ? t('common:stepUp.wrongPassword')
-          : tradeErrorText(err, 'trade:proceed.failed'),
-      );
+      const wrong = err instanceof ApiError && err.code === 'INVALID_CREDENTIALS';
+      if (wrong) setPasswordError(t('common:stepUp.wrongPassword'));
+      notify.error(wrong ? t('common:stepUp.wrongPassword') : tradeErrorText(err, 'trade:proceed.failed'));
+      void q.refetch();
+      return true;
     } finally {
       setSubmitting(false);
     }
   };
 
   return (
-    <Page title={t('proceed.title')}>
-      <Card className={s.form}>
-        <h2 className={s.sectionTitle}>{t('proceed.heading')}</h2>
-        <p className={s.muted} style={{ margin: '0 0 8px', wordBreak: 'keep-all' }}>
-          {t('proceed.description')}
-        </p>
+    <>
+      <StatusPanel order={order} side="seller" disputeLater={null} onDue={() => void q.refetch()} />
+      <Card className={s.form} data-testid="release-form">
+        <h2 className={s.sectionTitle}>{t('release.heading', { qty, buyer: order.buyerNickname })}</h2>
+        <p className={s.dialogText}>{t('release.intro')}</p>
+        <label className={s.checkRow}>
+          <input
+            type="checkbox"
+            checked={amountChecked}
+            onChange={(e) => setAmountChecked(e.target.checked)}
+            disabled={!allowed}
+            data-testid="release-check-amount"
+          />
+          <span>
+            {t('release.checkAmount', {
+              amount,
+              bank: order.sellerBankName,
+              account: order.sellerAccountNo,
+            })}
+          </span>
+        </label>
+        <label className={s.checkRow}>
+          <input
+            type="checkbox"
+            checked={nameChecked}
+            onChange={(e) => setNameChecked(e.target.checked)}
+            disabled={!allowed}
+            data-testid="release-check-name"
+          />
+          <span>{t('release.checkName', { name: order.buyerName })}</span>
+        </label>
         <TextField
           label={t('proceed.txid')}
           value={txid}
@@ -92,6 +137,7 @@ export default function ProceedPage() {
           onChange={(e) => setTxid(e.target.value)}
           onBlur={() => setTouched(true)}
           error={error ? t(`proceed.errors.${error}`) : undefined}
+          hint={t('proceed.description')}
           data-testid="proceed-txid"
         />
         <TextField
@@ -104,18 +150,38 @@ export default function ProceedPage() {
             setPasswordError(undefined);
           }}
           error={passwordError}
-          hint={t('proceed.passwordHint')}
+          hint={t('release.passwordHint')}
           data-testid="proceed-password"
         />
+        <p className={s.dialogWarn} data-testid="release-irreversible">
+          {t('release.irreversible', { qty, buyer: order.buyerNickname })}
+        </p>
       </Card>
       <Button
         block
-        onClick={() => void submit()}
-        disabled={!canSubmitProceed(txid, submitting) || !password}
+        className={s.danger}
+        onClick={() => setConfirming(true)}
+        disabled={!allowed || !ready}
         data-testid="proceed-submit"
       >
-        {submitting ? t('proceed.submitting') : t('proceed.submit')}
+        {submitting ? t('proceed.submitting') : t('release.submit', { qty })}
       </Button>
-    </Page>
+      <ProtocolDialog
+        open={confirming}
+        title={t('release.confirmTitle')}
+        confirmLabel={t('release.confirmYes')}
+        cancelLabel={t('protocol.keep')}
+        danger
+        busy={submitting}
+        onConfirm={release}
+        onClose={() => setConfirming(false)}
+        testId="release-sheet"
+      >
+        <p className={s.dialogLead}>
+          {t('release.confirmMessage', { qty, buyer: order.buyerNickname, name: order.buyerName, amount })}
+        </p>
+        <p className={s.dialogWarn}>{t('release.irreversibleShort')}</p>
+      </ProtocolDialog>
+    </>
   );
 }

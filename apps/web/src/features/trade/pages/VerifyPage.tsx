@@ -10,6 +10,7 @@ import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/TextField';
 import uiStyles from '../../../components/ui/ui.module.css';
 import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
 import { useMe } from '../../../lib/me';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
@@ -54,6 +55,7 @@ export default function VerifyPage() {
       const order = await createBuyOrder(state.request);
       void qc.invalidateQueries({ queryKey: ['trade-listings'] });
       void qc.invalidateQueries({ queryKey: ['my-buy'] });
+      void qc.invalidateQueries({ queryKey: ['order-counts'] });
       const receipt: ReceiptState = {
         kind: 'purchase',
         order,
@@ -62,6 +64,11 @@ export default function VerifyPage() {
       };
       navigate(paths.requestSuccessfully.path, { replace: true, state: receipt });
     } catch (err) {
+      // each purchase check allows one order (DECISIONS §11): a spent or stale check needs a new code
+      if (err instanceof ApiError && err.code === 'PURCHASE_NOT_VERIFIED') {
+        pv.reset();
+        setCode('');
+      }
       notify.error(tradeErrorText(err, 'trade:verify.orderFailed'));
     } finally {
       setOrdering(false);

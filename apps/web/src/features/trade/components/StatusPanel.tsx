@@ -1,0 +1,84 @@
+import type { OrderDispute } from '@p2p/contract';
+import type { OrderStatus } from '@p2p/contract/enums.ts';
+import { useTranslation } from 'react-i18next';
+import { useSecondsLeft } from '../hooks/use-seconds-left';
+import { formatRemaining, type OrderSide } from '../protocol-rules';
+import s from '../trade.module.css';
+import { formatClock } from './format-clock';
+import { StatusBadge } from './StatusBadge';
+import { StepTracker } from './StepTracker';
+
+/**
+ * Where an order stands (DECISIONS §11): the status label with its one-line explanation for this party,
+ * the step tracker, the seller's release deadline while PAID, when the buyer may dispute, and the dispute
+ * record while one is open or was settled.
+ */
+export function StatusPanel({
+  order,
+  side,
+  disputeLater,
+  onDue,
+}: {
+  order: {
+    orderId: number;
+    status: OrderStatus;
+    releaseDeadline: string | null;
+    dispute: OrderDispute | null;
+  };
+  side: OrderSide;
+  disputeLater: string | null;
+  onDue: () => void;
+}) {
+  const { t } = useTranslation('trade');
+  const releaseLeft = useSecondsLeft(order.status === 'PAID' ? order.releaseDeadline : null, onDue);
+  return (
+    <section className={s.statusPanel} data-testid="status-panel" data-status={order.status}>
+      <div className={s.cardHead}>
+        <span className={s.orderNo}>{t('protocol.orderNo', { id: order.orderId })}</span>
+        <StatusBadge status={order.status} type={side === 'buyer' ? 'purchase' : 'sell-history'} />
+      </div>
+      <p className={s.statusHelp} data-testid="status-help">
+        {t(`protocol.statusHelp.${side}.${order.status}`)}
+      </p>
+      <StepTracker status={order.status} />
+      {order.status === 'PAID' && order.releaseDeadline && (
+        <p className={s.muted} data-testid="release-deadline">
+          {t(`protocol.releaseBy.${side}`, { deadline: formatClock(order.releaseDeadline) })}
+          {releaseLeft > 0 && ` · ${formatRemaining(releaseLeft)}`}
+        </p>
+      )}
+      {disputeLater && (
+        <p className={s.muted} data-testid="dispute-later">
+          {t('protocol.dispute.later', { time: formatClock(disputeLater) })}
+        </p>
+      )}
+      {order.dispute && <DisputeRecord dispute={order.dispute} />}
+    </section>
+  );
+}
+
+function DisputeRecord({ dispute }: { dispute: OrderDispute }) {
+  const { t } = useTranslation('trade');
+  const rows = [
+    ['buyer', dispute.buyerStatement],
+    ['seller', dispute.sellerStatement],
+    ['system', dispute.systemStatement],
+  ] as const;
+  return (
+    <div className={s.disputeBox} data-testid="dispute-record">
+      <div className={s.disputeHead}>
+        {t('protocol.dispute.record', {
+          who: t(`protocol.openedBy.${dispute.openedBy}`),
+          reason: t(`protocol.reasons.${dispute.reason}`),
+        })}
+      </div>
+      {rows.map(([who, text]) =>
+        text ? (
+          <p key={who} className={s.disputeText}>
+            <strong>{t(`protocol.statementOf.${who}`)}</strong> {text}
+          </p>
+        ) : null,
+      )}
+    </div>
+  );
+}
