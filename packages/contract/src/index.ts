@@ -9,4 +9,5 @@ export * from './money.ts';
 export * from './ops.ts';
 export * from './phone.ts';
 export * from './prices.ts';
+export * from './trade-room.ts';
 export * from './wallets.ts';

@@ -1,6 +1,9 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { ChatTables } from '../modules/chat/tables.ts';
+import type { EventTables } from '../modules/events/tables.ts';
 import type { IdentityTables } from '../modules/identity/tables.ts';
 import type { MarketTables } from '../modules/market/tables.ts';
+import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { OpsTables } from '../modules/ops/tables.ts';
 import type { WalletTables } from '../modules/wallets/tables.ts';
 
@@ -59,4 +62,12 @@ export interface CoreTables {
 }
 
 /** Every table, composed from each module's own declarations. */
-export interface DB extends CoreTables, IdentityTables, WalletTables, MarketTables, OpsTables {}
+export interface DB
+  extends CoreTables,
+    IdentityTables,
+    WalletTables,
+    MarketTables,
+    OpsTables,
+    ChatTables,
+    EventTables,
+    NotificationTables {}

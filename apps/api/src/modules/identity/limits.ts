@@ -48,7 +48,8 @@ const DISABLED: Limit = {
   refund: async () => undefined,
 };
 
-function makeLimit(spec: LimitSpec, redis: Redis | null, prefix: string): Limit {
+/** One named limit over Redis when given, else in process memory (also used by the trade room's chat limits). */
+export function makeLimit(spec: LimitSpec, redis: Redis | null, prefix: string): Limit {
   // rate-limiter-flexible treats duration 0 as "never expires": a zero setting means "no limit" here.
   if (spec.points <= 0 || spec.durationSec <= 0) return DISABLED;
   const base = { keyPrefix: `${prefix}:${spec.name}`, points: spec.points, duration: spec.durationSec };

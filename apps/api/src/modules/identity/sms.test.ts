@@ -104,6 +104,9 @@ describe('SMS providers', () => {
         send: async () => {
           throw new Error('carrier down');
         },
+        sendText: async () => {
+          throw new Error('carrier down');
+        },
       };
       const ctx = {
         deps: t.app.deps,

@@ -65,4 +65,9 @@ export class ConsoleSmsProvider implements SmsProvider {
       `sms sent to ${maskPhone(m.to)} (console provider, see the dev outbox)`,
     );
   }
+
+  /** Alerts carry no secret: the text goes to the log with the masked destination. */
+  async sendText(to: string, text: string): Promise<void> {
+    this.log.info({ to: maskPhone(to), smsAlert: text }, `sms alert to ${maskPhone(to)} (console provider)`);
+  }
 }

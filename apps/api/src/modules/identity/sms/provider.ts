@@ -16,6 +16,8 @@ export interface SmsProvider {
   readonly kind: 'console' | 'twilio';
   /** Throws when the text could not be handed to the carrier. */
   send(message: SmsMessage): Promise<void>;
+  /** An alert text (DECISIONS §12: order notifications) to an E.164 number; throws when not handed over. */
+  sendText(to: string, text: string): Promise<void>;
 }
 
 export interface SmsSetup {

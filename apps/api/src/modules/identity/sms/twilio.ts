@@ -30,4 +30,8 @@ export class TwilioSmsProvider implements SmsProvider {
   async send(m: SmsMessage): Promise<void> {
     await this.client.messages.create({ to: m.to, from: this.from, body: smsText(m) });
   }
+
+  async sendText(to: string, text: string): Promise<void> {
+    await this.client.messages.create({ to, from: this.from, body: text });
+  }
 }

@@ -1,0 +1,54 @@
+import { idParam, sellListingDetail } from '@p2p/contract';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { inTx } from '../../db/tx.ts';
+import type { AppDeps } from '../../deps.ts';
+import { memberIdOf } from '../../http/auth.ts';
+import { ok, okResponse } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import type { FastifyZod } from '../../http/types.ts';
+import { lockListing } from '../market/escrow.ts';
+import { listingDetail } from '../market/service.ts';
+
+const MOVES = { pause: { from: 'OPEN', to: 'PAUSED' }, resume: { from: 'PAUSED', to: 'OPEN' } } as const;
+
+/**
+ * The seller's "자리 비움" (DECISIONS §4, §12): pause = OPEN -> PAUSED (the listing leaves the trade list
+ * and takes no orders; its escrow and live orders stay), resume = PAUSED -> OPEN. Owner only: another
+ * member's listing is 404 LISTING_NOT_FOUND; any other state 409 INVALID_STATE.
+ */
+export async function setAvailability(db: Db, sellerId: number, listingId: number, move: keyof typeof MOVES) {
+  return inTx(db, async (tx) => {
+    const l = await lockListing(tx, listingId, sellerId);
+    if (!l) throw new AppError('LISTING_NOT_FOUND');
+    if (l.status !== MOVES[move].from) throw new AppError('INVALID_STATE');
+    await tx
+      .updateTable('sell_listings')
+      .set({ status: MOVES[move].to, updated_at: sql<Date>`now()` })
+      .where('id', '=', l.id)
+      .execute();
+    return listingDetail(tx, l.id, sellerId);
+  });
+}
+
+/** POST /api/v1/sell-listings/{id}/pause and /resume. */
+export function registerAvailabilityRoutes(app: FastifyZod, deps: AppDeps): void {
+  for (const move of ['pause', 'resume'] as const) {
+    app.post(
+      `/api/v1/sell-listings/:id/${move}`,
+      {
+        preHandler: deps.guards.requireMember,
+        schema: {
+          tags: ['market'],
+          security: [{ bearer: [] }],
+          operationId: move === 'pause' ? 'pauseListing' : 'resumeListing',
+          summary: move === 'pause' ? 'Pauses the seller’s listing (자리 비움)' : 'Resumes a paused listing',
+          params: z.object({ id: idParam }),
+          response: okResponse(sellListingDetail),
+        },
+      },
+      async (request) => ok(await setAvailability(deps.db, memberIdOf(request), request.params.id, move)),
+    );
+  }
+}

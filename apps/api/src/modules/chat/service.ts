@@ -1,0 +1,299 @@
+import { createHash } from 'node:crypto';
+import {
+  CHAT_OPEN_DAYS_AFTER_END,
+  CHAT_PAGE_SIZE,
+  type MessageAuthor,
+  type OrderMessage,
+  type OrderMessagePage,
+} from '@p2p/contract';
+import { sql } from 'kysely';
+import sharp, { type Sharp } from 'sharp';
+import type { Db, Tx } from '../../db/client.ts';
+import { inTx } from '../../db/tx.ts';
+import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
+import { AppError } from '../../http/errors.ts';
+import { settleOrder } from '../market/transitions.ts';
+
+/** The caller of a chat route: their member id and whether they are an operator. */
+export interface ChatCaller {
+  memberId: number;
+  operator: boolean;
+}
+
+/** An order as the chat sees it, with the caller's role in it and whether the caller may write now. */
+export interface ChatAccess {
+  orderId: number;
+  buyerId: number;
+  sellerId: number;
+  status: string;
+  role: Exclude<MessageAuthor, 'SYSTEM'>;
+  writable: boolean;
+}
+
+/**
+ * Who may use an order's chat (DECISIONS §12): its buyer and seller read and write until 7 days after
+ * the order ended; operators read every chat and write while the order is DISPUTED. Anyone else: 404
+ * ORDER_NOT_FOUND (existence does not leak). An order past its deadline is settled first, so the chat
+ * never treats an expired order as live.
+ */
+export async function chatAccess(db: Db, orderId: number, caller: ChatCaller): Promise<ChatAccess> {
+  const read = () =>
+    db
+      .selectFrom('buy_orders')
+      .select([
+        'id',
+        'buyer_id',
+        'seller_id',
+        'status',
+        sql<boolean>`(status = 'REQUESTED' and payment_deadline <= now())
+          or (status = 'PAID' and release_deadline <= now())`.as('due'),
+        sql<boolean>`ended_at is null
+          or ended_at > now() - make_interval(days => ${CHAT_OPEN_DAYS_AFTER_END})`.as('open'),
+      ])
+      .where('id', '=', orderId)
+      .executeTakeFirst();
+  let o = await read();
+  if (!o) throw new AppError('ORDER_NOT_FOUND');
+  const role: ChatAccess['role'] | null =
+    o.buyer_id === caller.memberId
+      ? 'BUYER'
+      : o.seller_id === caller.memberId
+        ? 'SELLER'
+        : caller.operator
+          ? 'OPERATOR'
+          : null;
+  if (role === null) throw new AppError('ORDER_NOT_FOUND');
+  if (o.due) {
+    await settleOrder(db, orderId);
+    o = await read();
+    if (!o) throw new AppError('ORDER_NOT_FOUND');
+  }
+  const writable = role === 'OPERATOR' ? o.status === 'DISPUTED' : Boolean(o.open);
+  return { orderId: o.id, buyerId: o.buyer_id, sellerId: o.seller_id, status: o.status, role, writable };
+}
+
+type MessageRow = {
+  id: number;
+  order_id: number;
+  author_id: number | null;
+  author_role: MessageAuthor;
+  kind: OrderMessage['kind'];
+  text: string | null;
+  status: OrderMessage['status'];
+  image_id: number | null;
+  created_at: Date;
+  content_type: string | null;
+  width: number | null;
+  height: number | null;
+};
+
+const toView = (r: MessageRow, callerId: number): OrderMessage => ({
+  messageId: r.id,
+  orderId: r.order_id,
+  kind: r.kind,
+  author: r.author_role,
+  mine: r.author_id === callerId,
+  text: r.text,
+  status: r.status,
+  image:
+    r.image_id !== null && r.content_type && r.width && r.height
+      ? {
+          url: `/buy-orders/${r.order_id}/messages/${r.id}/image`,
+          contentType: r.content_type,
+          width: r.width,
+          height: r.height,
+        }
+      : null,
+  createdAt: new Date(r.created_at).toISOString(),
+});
+
+const messageQuery = (db: Db | Tx) =>
+  db
+    .selectFrom('order_messages as m')
+    .leftJoin('chat_images as i', 'i.id', 'm.image_id')
+    .select([
+      'm.id',
+      'm.order_id',
+      'm.author_id',
+      'm.author_role',
+      'm.kind',
+      'm.text',
+      'm.status',
+      'm.image_id',
+      'm.created_at',
+      'i.content_type',
+      'i.width',
+      'i.height',
+    ]);
+
+/** One page (50) of an order's chat, oldest first, after `cursor`. Callers passed chatAccess. */
+export async function listMessages(
+  db: Db,
+  access: ChatAccess,
+  callerId: number,
+  cursor?: string,
+): Promise<OrderMessagePage> {
+  const scope = `chat:${access.orderId}`;
+  const after = cursor ? decodeIdCursor(scope, cursor) : 0;
+  const rows = (await messageQuery(db)
+    .where('m.order_id', '=', access.orderId)
+    .where('m.id', '>', after)
+    .orderBy('m.id', 'asc')
+    .limit(CHAT_PAGE_SIZE + 1)
+    .execute()) as MessageRow[];
+  const more = rows.length > CHAT_PAGE_SIZE;
+  const page = rows.slice(0, CHAT_PAGE_SIZE);
+  const last = page[page.length - 1];
+  return {
+    list: page.map((r) => toView(r, callerId)),
+    nextCursor: more && last ? encodeIdCursor(scope, last.id) : null,
+    writable: access.writable,
+  };
+}
+
+/**
+ * The live events and the MESSAGE notification of a new message, in its transaction: `message`
+ * {orderId} to both parties (and the operators' queue while DISPUTED); a MESSAGE notification to the
+ * other party (an operator's message: to both), unless one for this order is still unread.
+ */
+async function announce(tx: Tx, a: ChatAccess): Promise<void> {
+  await sql`insert into member_events (member_id, type, data)
+    select p, 'message', jsonb_build_object('orderId', ${a.orderId}::bigint)
+    from unnest(array[${a.buyerId}::bigint, ${a.sellerId}::bigint]) p`.execute(tx);
+  if (a.status === 'DISPUTED') {
+    await sql`insert into member_events (member_id, type, data)
+      values (null, 'ops', jsonb_build_object('kind', 'MESSAGE', 'orderId', ${a.orderId}::bigint))`.execute(
+      tx,
+    );
+  }
+  const to = a.role === 'BUYER' ? [a.sellerId] : a.role === 'SELLER' ? [a.buyerId] : [a.buyerId, a.sellerId];
+  for (const m of to) {
+    await sql`insert into notifications (member_id, kind, order_id)
+      select ${m}::bigint, 'MESSAGE', ${a.orderId}::bigint
+      where not exists (select 1 from notifications where member_id = ${m} and order_id = ${a.orderId}
+        and kind = 'MESSAGE' and read_at is null)`.execute(tx);
+  }
+}
+
+function assertWritable(a: ChatAccess): void {
+  if (!a.writable) throw new AppError('CHAT_CLOSED');
+}
+
+async function viewOf(tx: Tx, id: number, callerId: number): Promise<OrderMessage> {
+  const row = (await messageQuery(tx).where('m.id', '=', id).executeTakeFirstOrThrow()) as MessageRow;
+  return toView(row, callerId);
+}
+
+/** Posts a text message (1-1000 characters, stored as given: plain text). 409 CHAT_CLOSED. */
+export async function postText(db: Db, a: ChatAccess, callerId: number, text: string): Promise<OrderMessage> {
+  assertWritable(a);
+  return inTx(db, async (tx) => {
+    const m = await tx
+      .insertInto('order_messages')
+      .values({ order_id: a.orderId, author_id: callerId, author_role: a.role, kind: 'TEXT', text })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await announce(tx, a);
+    return viewOf(tx, m.id, callerId);
+  });
+}
+
+/** A decoded and re-encoded chat image. */
+export interface CleanImage {
+  bytes: Buffer;
+  contentType: 'image/jpeg' | 'image/png' | 'image/webp';
+  width: number;
+  height: number;
+}
+
+const MAX_SIDE = 4096;
+
+/**
+ * Decodes an upload with sharp and re-encodes it in its own format (JPEG, PNG or WebP), turned upright by
+ * its EXIF orientation, at most 4096 px a side, with every metadata block (EXIF, GPS, ICC, XMP) dropped:
+ * sharp writes none unless asked. Anything else, or bytes that do not decode: 422 IMAGE_UNSUPPORTED.
+ */
+export async function reencodeImage(input: Buffer): Promise<CleanImage> {
+  try {
+    const img = sharp(input, { failOn: 'error', limitInputPixels: 50_000_000 });
+    const meta = await img.metadata();
+    const base = img
+      .rotate()
+      .resize({ width: MAX_SIDE, height: MAX_SIDE, fit: 'inside', withoutEnlargement: true });
+    let out: Sharp;
+    let contentType: CleanImage['contentType'];
+    if (meta.format === 'jpeg') {
+      out = base.jpeg({ quality: 85 });
+      contentType = 'image/jpeg';
+    } else if (meta.format === 'png') {
+      out = base.png();
+      contentType = 'image/png';
+    } else if (meta.format === 'webp') {
+      out = base.webp({ quality: 85 });
+      contentType = 'image/webp';
+    } else {
+      throw new AppError('IMAGE_UNSUPPORTED');
+    }
+    const { data, info } = await out.toBuffer({ resolveWithObject: true });
+    return { bytes: data, contentType, width: info.width, height: info.height };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError('IMAGE_UNSUPPORTED');
+  }
+}
+
+/** Stores a re-encoded image and its message together. 409 CHAT_CLOSED. */
+export async function postImage(
+  db: Db,
+  a: ChatAccess,
+  callerId: number,
+  img: CleanImage,
+): Promise<OrderMessage> {
+  assertWritable(a);
+  return inTx(db, async (tx) => {
+    const image = await tx
+      .insertInto('chat_images')
+      .values({
+        order_id: a.orderId,
+        uploader_id: callerId,
+        content_type: img.contentType,
+        width: img.width,
+        height: img.height,
+        byte_size: img.bytes.length,
+        sha256: createHash('sha256').update(img.bytes).digest('hex'),
+        bytes: img.bytes,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const m = await tx
+      .insertInto('order_messages')
+      .values({
+        order_id: a.orderId,
+        author_id: callerId,
+        author_role: a.role,
+        kind: 'IMAGE',
+        image_id: image.id,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await announce(tx, a);
+    return viewOf(tx, m.id, callerId);
+  });
+}
+
+/** The stored image of message `messageId` of the order; 404 NOT_FOUND when it has none. */
+export async function imageOf(
+  db: Db,
+  a: ChatAccess,
+  messageId: number,
+): Promise<{ bytes: Buffer; contentType: string; sha256: string }> {
+  const r = await db
+    .selectFrom('order_messages as m')
+    .innerJoin('chat_images as i', 'i.id', 'm.image_id')
+    .select(['i.bytes', 'i.content_type', 'i.sha256'])
+    .where('m.id', '=', messageId)
+    .where('m.order_id', '=', a.orderId)
+    .executeTakeFirst();
+  if (!r) throw new AppError('NOT_FOUND');
+  return { bytes: Buffer.from(r.bytes), contentType: r.content_type, sha256: r.sha256 };
+}

@@ -1,0 +1,223 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import type { LiveEvent } from './bus.ts';
+
+/** Bytes a stream may have queued in its socket before it counts as stalled and is closed (it resumes). */
+const MAX_BUFFERED_BYTES = 64 * 1024;
+/** Events held for a stream while its backlog is read; more closes it (the client resumes). */
+const MAX_PENDING = 256;
+/** Events replayed on one (re)connection; a longer gap is answered with `reset` (refetch everything). */
+const MAX_REPLAY = 500;
+/** Ids remembered per stream to drop an event met twice (live and in the catch-up read). */
+const RECENT_IDS = 64;
+
+/** One open event stream of one member (GET /api/v1/events). */
+class Stream {
+  lastId = 0;
+  ready = false;
+  pending: LiveEvent[] = [];
+  recent: number[] = [];
+  closed = false;
+  constructor(
+    readonly memberId: number,
+    readonly operator: boolean,
+    readonly res: ServerResponse,
+    readonly onClose: () => void,
+  ) {}
+
+  sees(e: LiveEvent): boolean {
+    return e.memberId === this.memberId || (e.memberId === null && this.operator);
+  }
+
+  push(e: LiveEvent): void {
+    if (this.closed) return;
+    if (!this.ready) {
+      this.pending.push(e);
+      if (this.pending.length > MAX_PENDING) this.close();
+      return;
+    }
+    this.write(e);
+  }
+
+  write(e: LiveEvent): void {
+    if (this.recent.includes(e.id)) return;
+    this.recent.push(e.id);
+    if (this.recent.length > RECENT_IDS) this.recent.shift();
+    if (e.id > this.lastId) this.lastId = e.id;
+    this.send(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
+  }
+
+  send(chunk: string): void {
+    if (this.closed) return;
+    // A client that does not read is cut off instead of growing this process's memory; it resumes later.
+    if (this.res.writableLength > MAX_BUFFERED_BYTES) {
+      this.close();
+      return;
+    }
+    this.res.write(chunk);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.pending = [];
+    this.res.end();
+    this.onClose();
+  }
+}
+
+export interface StreamOptions {
+  memberId: number;
+  operator: boolean;
+  /** The Last-Event-ID the client sent (null: start from now). */
+  lastEventId: number | null;
+  /** Closes the stream after this many ms (one access-token lifetime: the client reconnects with a fresh one). */
+  maxAgeMs: number;
+}
+
+/**
+ * The open event streams of this API instance (DECISIONS §12). Events from the bus go to the streams of
+ * their member (or of every operator); a new or resumed stream first replays the backlog after its
+ * Last-Event-ID from member_events, holding live events meanwhile. Memory per stream is bounded (pending
+ * queue, socket buffer, recent ids); one interval writes every stream's heartbeat.
+ */
+export class EventHub {
+  private readonly byMember = new Map<number, Set<Stream>>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: FastifyBaseLogger,
+    private readonly opts: { heartbeatSec: number; maxStreamsPerMember: number },
+  ) {
+    this.heartbeat = setInterval(() => this.beat(), opts.heartbeatSec * 1000);
+    this.heartbeat.unref();
+  }
+
+  /** Open streams on this instance. */
+  get size(): number {
+    let n = 0;
+    for (const set of this.byMember.values()) n += set.size;
+    return n;
+  }
+
+  private *all(): Generator<Stream> {
+    for (const set of this.byMember.values()) yield* set;
+  }
+
+  private beat(): void {
+    for (const s of this.all()) s.send(': heartbeat\n\n');
+  }
+
+  /** Delivers a committed event to the streams that may see it. */
+  deliver(e: LiveEvent): void {
+    if (e.memberId !== null) {
+      for (const s of this.byMember.get(e.memberId) ?? []) s.push(e);
+      return;
+    }
+    for (const s of this.all()) if (s.sees(e)) s.push(e);
+  }
+
+  /**
+   * Serves one stream on `res` (headers already written): registers it, replays the backlog after
+   * `lastEventId` (or sends `reset` when the backlog no longer reaches it), then goes live.
+   */
+  async open(res: ServerResponse, o: StreamOptions): Promise<void> {
+    let set = this.byMember.get(o.memberId);
+    if (!set) {
+      set = new Set();
+      this.byMember.set(o.memberId, set);
+    }
+    const s: Stream = new Stream(o.memberId, o.operator, res, () => {
+      clearTimeout(ageTimer);
+      const cur = this.byMember.get(o.memberId);
+      cur?.delete(s);
+      if (cur?.size === 0) this.byMember.delete(o.memberId);
+    });
+    const ageTimer = setTimeout(() => s.close(), o.maxAgeMs);
+    ageTimer.unref();
+    set.add(s);
+    // The oldest streams of a member go first: a member cannot hold more than the limit open.
+    while (set.size > this.opts.maxStreamsPerMember) {
+      const oldest = set.values().next().value;
+      if (!oldest) break;
+      oldest.close();
+    }
+    res.on('close', () => s.close());
+    try {
+      await this.catchUp(s, o.lastEventId);
+    } catch (err) {
+      this.log.warn({ err }, 'live events: backlog read failed');
+      s.close();
+      return;
+    }
+    s.ready = true;
+    const held = s.pending;
+    s.pending = [];
+    for (const e of held.sort((a, b) => a.id - b.id)) s.write(e);
+  }
+
+  private async catchUp(s: Stream, lastEventId: number | null): Promise<void> {
+    const visible = s.operator
+      ? sql<boolean>`(member_id = ${s.memberId} or member_id is null)`
+      : sql<boolean>`member_id = ${s.memberId}`;
+    if (lastEventId === null) {
+      const top = await sql<{ max: number | null }>`select max(id)::bigint as max from member_events`.execute(
+        this.db,
+      );
+      s.lastId = Number(top.rows[0]?.max ?? 0);
+      return;
+    }
+    s.lastId = lastEventId;
+    if (lastEventId > 0) {
+      const known = await sql<{ ok: boolean }>`select exists (select 1 from member_events
+        where id = ${lastEventId} and ${visible}) as ok`.execute(this.db);
+      if (!known.rows[0]?.ok) {
+        s.send('event: reset\ndata: {}\n\n');
+        const top = await sql<{
+          max: number | null;
+        }>`select max(id)::bigint as max from member_events`.execute(this.db);
+        s.lastId = Number(top.rows[0]?.max ?? 0);
+        return;
+      }
+    }
+    await this.replay(s);
+  }
+
+  private async replay(s: Stream): Promise<void> {
+    const visible = s.operator
+      ? sql<boolean>`(member_id = ${s.memberId} or member_id is null)`
+      : sql<boolean>`member_id = ${s.memberId}`;
+    const rows = await sql<{
+      id: number;
+      member_id: number | null;
+      type: LiveEvent['type'];
+      data: LiveEvent['data'];
+    }>`
+      select id, member_id, type, data from member_events
+      where id > ${s.lastId} and ${visible} order by id limit ${MAX_REPLAY + 1}`.execute(this.db);
+    if (rows.rows.length > MAX_REPLAY) {
+      s.send('event: reset\ndata: {}\n\n');
+      s.lastId = Number(rows.rows[rows.rows.length - 1]?.id ?? s.lastId);
+      return;
+    }
+    for (const r of rows.rows)
+      s.write({ id: Number(r.id), memberId: r.member_id, type: r.type, data: r.data });
+  }
+
+  /** After the bus reconnected: every ready stream reads what it may have missed from the backlog. */
+  async catchUpAll(): Promise<void> {
+    for (const s of [...this.all()]) {
+      if (!s.ready || s.closed) continue;
+      await this.replay(s).catch((err) => this.log.warn({ err }, 'live events: catch-up failed'));
+    }
+  }
+
+  /** Ends every stream (app close: open streams must not hold the server open). */
+  closeAll(): void {
+    clearInterval(this.heartbeat);
+    for (const s of [...this.all()]) s.close();
+  }
+}

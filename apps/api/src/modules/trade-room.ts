@@ -1,0 +1,65 @@
+import type { AppDeps } from '../deps.ts';
+import type { FastifyZod } from '../http/types.ts';
+import { registerAvailabilityRoutes } from './availability/routes.ts';
+import { registerChatRoutes } from './chat/routes.ts';
+import { startEventBus } from './events/bus.ts';
+import { EventHub } from './events/hub.ts';
+import { pruneEvents, registerEventRoutes } from './events/routes.ts';
+import { createSms } from './identity/sms/provider.ts';
+import { loadVapidKeys, type VapidKeys } from './notifications/push.ts';
+import { registerNotificationRoutes } from './notifications/routes.ts';
+import { createDispatcher } from './notifications/service.ts';
+
+/** How often each instance sweeps undispatched notifications and prunes the event backlog (ms). */
+const SWEEP_MS = 30_000;
+
+/**
+ * The trade room (DECISIONS §12, issue 12): order chat, live events, notifications with SMS and Web
+ * Push, and the sellers' pause/resume. Committed events arrive from the database (LISTEN/NOTIFY, fed by
+ * the 010_trade_room.sql triggers) on every instance; each instance serves its own streams and the one
+ * that claims a notification sends its SMS and push. Streams end and the listener stops when the app closes.
+ */
+export default async function tradeRoomRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+  const hub = new EventHub(deps.db, app.log, {
+    heartbeatSec: deps.config.tradeRoom.heartbeatSec,
+    maxStreamsPerMember: deps.config.tradeRoom.maxStreamsPerMember,
+  });
+  let keys: VapidKeys | null | undefined;
+  // Loaded on first use: an instance that never pushes never writes development keys to DATA_DIR.
+  const vapid = () => {
+    if (keys === undefined) keys = loadVapidKeys(deps.config, app.log);
+    return keys;
+  };
+  const sms = createSms(deps.config, deps.redis, app.log);
+  const dispatcher = createDispatcher(deps.db, sms.provider, vapid, app.log);
+  const bus = await startEventBus(deps.dbh, app.log);
+  bus.subscribe((e) => {
+    hub.deliver(e);
+    if (e.type === 'notification' && typeof e.data.id === 'number') {
+      dispatcher.dispatch(e.data.id).catch((err) => app.log.warn({ err }, 'notification dispatch failed'));
+    }
+  });
+  bus.onReconnect(() => {
+    void hub.catchUpAll();
+    dispatcher.sweep().catch((err) => app.log.warn({ err }, 'notification sweep failed'));
+  });
+  const timer = setInterval(() => {
+    dispatcher.sweep().catch((err) => app.log.warn({ err }, 'notification sweep failed'));
+    pruneEvents(deps).catch((err) => app.log.warn({ err }, 'event prune failed'));
+  }, SWEEP_MS);
+  timer.unref();
+
+  registerEventRoutes(app, deps, hub);
+  registerNotificationRoutes(app, deps, vapid);
+  registerAvailabilityRoutes(app, deps);
+  await registerChatRoutes(app, deps);
+
+  // Open streams would keep the server from closing: they end before it waits for connections.
+  app.addHook('preClose', async () => {
+    hub.closeAll();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await bus.close();
+  });
+}
