@@ -5,6 +5,7 @@ import { OpsLayout } from './components/OpsLayout';
 import { RequireOperator } from './components/RequireOperator';
 import AuditLogPage from './pages/AuditLogPage';
 import DepositPage from './pages/DepositPage';
+import DisputesPage from './pages/DisputesPage';
 import LedgerPage from './pages/LedgerPage';
 import ListingsPage from './pages/ListingsPage';
 import MembersPage from './pages/MembersPage';
@@ -34,6 +35,7 @@ export default function OpsApp() {
             <Route path={rel(opsPaths.withdrawals)} element={<WithdrawalsPage />} />
             <Route path={rel(opsPaths.deposits)} element={<DepositPage />} />
             <Route path={rel(opsPaths.orders)} element={<OrdersPage />} />
+            <Route path={rel(opsPaths.disputes)} element={<DisputesPage />} />
             <Route path={rel(opsPaths.members)} element={<MembersPage />} />
             <Route path={rel(opsPaths.auditLog)} element={<AuditLogPage />} />
             <Route path={rel(opsPaths.ledger)} element={<LedgerPage />} />

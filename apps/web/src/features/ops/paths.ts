@@ -6,6 +6,7 @@ export const opsPaths = {
   withdrawals: '/ops/withdrawals',
   deposits: '/ops/deposits',
   orders: '/ops/orders',
+  disputes: '/ops/disputes',
   members: '/ops/members',
   auditLog: '/ops/audit-log',
   ledger: '/ops/ledger',

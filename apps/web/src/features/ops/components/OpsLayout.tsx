@@ -16,6 +16,7 @@ const NAV: { key: OpsPathKey; count?: SummaryKey }[] = [
   { key: 'withdrawals', count: 'pendingWithdrawals' },
   { key: 'deposits' },
   { key: 'orders', count: 'requestedOrders' },
+  { key: 'disputes' },
   { key: 'members' },
   { key: 'auditLog' },
   { key: 'ledger' },
