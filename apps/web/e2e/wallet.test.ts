@@ -92,7 +92,12 @@ describe('wallets in the browser (issue 5)', () => {
     await page.getByTestId('withdraw-address').fill(friendAddress);
     expect(await page.getByTestId('withdraw-submit').isDisabled()).toBe(true);
     await amount.fill('0.5');
+    // Internal transfers are final too: the same review sheet, no fee, and the password (DECISIONS §13).
     await page.getByTestId('withdraw-submit').click();
+    await page.getByTestId('withdraw-review').waitFor();
+    expect(await page.getByTestId('review-fee').textContent()).toContain('0 ETH');
+    await page.getByTestId('withdraw-password').fill(member.password);
+    await page.getByTestId('withdraw-confirm').click();
     await expectToast(page, '전송이 완료되었습니다.');
     await page.waitForURL((u) => u.pathname === '/wallet');
     await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('2 ETH');

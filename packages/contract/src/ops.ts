@@ -106,6 +106,8 @@ export const opsSummary = z.object({
   pendingListings: z.number().int(),
   pendingWithdrawals: z.number().int(),
   requestedOrders: z.number().int(),
+  /** Orders in DISPUTED: the dispute queue's length (DECISIONS §11). */
+  disputedOrders: z.number().int(),
   members: z.number().int(),
   suspendedMembers: z.number().int(),
 });

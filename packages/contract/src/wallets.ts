@@ -83,7 +83,7 @@ export const transferRequestBody = z
     amount: withdrawAmountField,
     destInternalAddress: addressInput.nullish(),
     destExternalAddress: addressInput.nullish(),
-    /** Required for EXTERNAL (DECISIONS §13: 422 STEP_UP_REQUIRED without it); INTERNAL ignores it. */
+    /** Required for both destinations (DECISIONS §13: 422 STEP_UP_REQUIRED without it). */
     stepUp: StepUp.optional(),
   })
   .superRefine((b, ctx) => {

@@ -206,7 +206,8 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
 
   list.push({
     finding: 'a stolen access token could withdraw and release escrow',
-    attack: 'external withdrawal and the seller’s release of a live buy order without a step-up',
+    attack:
+      'external withdrawal, transfer to another member, and the release of a live buy order without a step-up',
     run: async () => {
       const buyer = await c.login('demobuyer', 'buyer1234!', '10.1.0.3');
       const seller = await c.login('demoseller', 'seller1234!', '10.1.0.4');
@@ -222,6 +223,18 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
           destType: 'EXTERNAL',
           amount: '0.001',
           destExternalAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+        },
+      });
+      const buyerBtcAddress = (wallets as Array<{ coinCode: string; address?: string }> | undefined)?.find(
+        (w) => w.coinCode === 'BTC',
+      )?.address;
+      const internal = await c.call('POST', '/transfer/request', {
+        token: seller.accessToken,
+        body: {
+          fromWalletId: sellerBtc?.id ?? 1,
+          destType: 'INTERNAL',
+          amount: '0.001',
+          destInternalAddress: buyerBtcAddress ?? 'none',
         },
       });
       // A live order of the demo buyer on the demo seller's BTC listing, then the release without a step-up.
@@ -259,9 +272,10 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
       return {
         defended:
           withdraw.body?.returnMessage === 'STEP_UP_REQUIRED' &&
+          internal.body?.returnMessage === 'STEP_UP_REQUIRED' &&
           order.status === 200 &&
           release.body?.returnMessage === 'STEP_UP_REQUIRED',
-        seen: `withdrawal ${said(withdraw)}; order ${said(order)}; release ${said(release)}`,
+        seen: `withdrawal ${said(withdraw)}; transfer to another member ${said(internal)}; order ${said(order)}; release ${said(release)}`,
       };
     },
   });

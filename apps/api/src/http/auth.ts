@@ -41,8 +41,10 @@ export function createGuards(db: Db, tokens: AccessTokens) {
       ])
       .where('m.id', '=', claims.memberId)
       .executeTakeFirst();
-    if (!member?.live) throw new AppError('UNAUTHORIZED');
+    if (!member) throw new AppError('UNAUTHORIZED');
+    // Suspension revokes the sessions too; the holder of a token is told why rather than "sign in again".
     if (member.status === 'SUSPENDED') throw new AppError('MEMBER_SUSPENDED');
+    if (!member.live) throw new AppError('UNAUTHORIZED');
     request.auth = { memberId: member.id, role: member.role, sid: claims.sid };
     return request.auth;
   }

@@ -136,6 +136,36 @@ describe('phone verifications carry the member who made them', () => {
   });
 });
 
+describe('internal transfers with an access token alone', () => {
+  it("cannot move coins to another member's wallet (the thief's own account) without a step-up", async () => {
+    const victim = await createMember(t);
+    const thief = await createMember(t);
+    const from = await createWalletFor(t, victim.id, 'ETH');
+    const to = await createWalletFor(t, thief.id, 'ETH');
+    await fundMember(t, victim.id, 'ETH', '2');
+    const send = (extra: Record<string, unknown>) =>
+      t.call('POST', '/transfer/request', {
+        token: victim.token,
+        body: {
+          fromWalletId: from.id,
+          destType: 'INTERNAL',
+          amount: '1',
+          destInternalAddress: to.address,
+          ...extra,
+        },
+      });
+    const none = await send({});
+    expect([none.status, none.body.returnMessage]).toEqual([422, 'STEP_UP_REQUIRED']);
+    const wrong = await send({ stepUp: { password: 'guess123!' } });
+    expect([wrong.status, wrong.body.returnMessage]).toEqual([400, 'INVALID_CREDENTIALS']);
+    expect(await balanceOf(t.app.deps.db, account.available(thief.id, 'ETH'))).toBe(0n);
+    // The member who knows the password sends it.
+    expect((await send({ stepUp: { password: victim.password } })).status).toBe(200);
+    expect(await balanceOf(t.app.deps.db, account.available(thief.id, 'ETH'))).toBe(toUnits('1'));
+    await t.assertLedger();
+  });
+});
+
 describe('external withdrawals with an access token alone', () => {
   let m: FixtureMember;
   let walletId: number;
@@ -201,17 +231,6 @@ describe('external withdrawals with an access token alone', () => {
     const code = await requestAndReadCode(t, m.phoneE164, { token: other.token });
     const r = await withdraw({ stepUp: { code } });
     expect([r.status, r.body.returnMessage]).toEqual([400, 'CODE_EXPIRED']);
-  });
-
-  it('internal transfers stay as they were (no step-up)', async () => {
-    const friend = await createMember(t);
-    const to = await createWalletFor(t, friend.id, 'ETH');
-    const r = await withdraw({
-      destType: 'INTERNAL',
-      destInternalAddress: to.address,
-      destExternalAddress: null,
-    });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
   });
 
   it('share the failure budget with PUT /my: after 5 wrong tries even the right password is 429', async () => {

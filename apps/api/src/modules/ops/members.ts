@@ -120,8 +120,10 @@ export async function memberDetail(db: Db, memberId: number): Promise<OpsMemberD
     select
       (select count(*) from sell_listings
         where seller_id = ${memberId} and status in ('PENDING_REVIEW', 'OPEN', 'PAUSED'))::int as "listings",
-      (select count(*) from buy_orders where buyer_id = ${memberId} and status = 'REQUESTED')::int as "asBuyer",
-      (select count(*) from buy_orders where seller_id = ${memberId} and status = 'REQUESTED')::int as "asSeller"`.execute(
+      (select count(*) from buy_orders
+        where buyer_id = ${memberId} and status in ('REQUESTED', 'PAID', 'DISPUTED'))::int as "asBuyer",
+      (select count(*) from buy_orders
+        where seller_id = ${memberId} and status in ('REQUESTED', 'PAID', 'DISPUTED'))::int as "asSeller"`.execute(
     db,
   );
   const c = counts.rows[0] ?? { listings: 0, asBuyer: 0, asSeller: 0 };

@@ -26,6 +26,7 @@ describe('GET /ops/api/v1/summary and member detail', () => {
       pendingListings: 0,
       pendingWithdrawals: 0,
       requestedOrders: 0,
+      disputedOrders: 0,
       members: 1,
       suspendedMembers: 0,
     });
@@ -69,6 +70,7 @@ describe('GET /ops/api/v1/summary and member detail', () => {
       pendingListings: 1,
       pendingWithdrawals: 1,
       requestedOrders: 1,
+      disputedOrders: 0,
       members: 5,
       suspendedMembers: 1,
     });

@@ -69,8 +69,9 @@ export async function listTransfers(
  * of the same coin, instant, one ledger entry available -> available and a row on each side linked by
  * counterpart_id. EXTERNAL: to a checksum-valid address; amount + the coin's withdrawal fee leave the
  * available balance (amount -> withdrawal_pending, fee -> fees) and the row stays PENDING for the
- * operator, and it needs `stepUp` (DECISIONS §13, requireStepUp: 422 STEP_UP_REQUIRED, 400
- * INVALID_CREDENTIALS / CODE_*, 429 RATE_LIMITED), checked after the address and before the ledger entry.
+ * operator. Both need `stepUp` (DECISIONS §13, requireStepUp: 422 STEP_UP_REQUIRED, 400
+ * INVALID_CREDENTIALS / CODE_*, 429 RATE_LIMITED), checked after the address and before the ledger entry:
+ * an internal transfer cannot be undone either, and a thief can sign up their own account to receive it.
  * Errors: 404 WALLET_NOT_FOUND (source not the caller's, or no such destination wallet), 400
  * INVALID_ADDRESS, 422 SELF_TRANSFER, 422 INSUFFICIENT_BALANCE (decided by the ledger's constraint, so
  * concurrent requests can never overdraw). Returns the sender's transfer row.
@@ -89,6 +90,8 @@ export async function requestTransfer(
     const raw = body.destInternalAddress ?? '';
     const address = isValidAddress(coin, raw, network) ? normalizeAddress(coin, raw) : raw;
     if (address === from.address) throw new AppError('SELF_TRANSFER');
+    // An internal transfer is as final as an external one, and a thief's own account is one signup away.
+    await requireStepUp(deps, memberId, body.stepUp);
     return inTx(deps.db, (tx) => internalTransfer(tx, from, address, units));
   }
   const raw = body.destExternalAddress ?? '';

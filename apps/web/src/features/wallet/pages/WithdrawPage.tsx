@@ -47,7 +47,7 @@ export default function WithdrawPage() {
   if (!wallet) return <Page title={t('withdraw.title')}>{null}</Page>;
 
   const amountErr = withdrawAmountError(amount, wallet.balance);
-  const submit = async (stepUp?: StepUp) => {
+  const submit = async (stepUp: StepUp) => {
     if (!canWithdraw(amount, wallet.balance, address, send.isPending)) return;
     try {
       await send.mutateAsync({
@@ -56,7 +56,7 @@ export default function WithdrawPage() {
         amount: plainAmount(amount),
         destInternalAddress: destType === 'INTERNAL' ? address.trim() : null,
         destExternalAddress: destType === 'EXTERNAL' ? address.trim() : null,
-        ...(stepUp ? { stepUp } : {}),
+        stepUp,
       });
       notify.success(t(destType === 'INTERNAL' ? 'withdraw.sent' : 'withdraw.requested'));
       navigate(paths.wallet.path, { replace: true, state: { walletId: wallet.id } });
@@ -80,7 +80,8 @@ export default function WithdrawPage() {
     void submit({ password });
   };
   const plain = plainAmount(amount);
-  const fee = wallet.withdrawFee ?? '0';
+  // The withdrawal fee is charged on external withdrawals only; an internal transfer arrives whole.
+  const fee = destType === 'EXTERNAL' ? (wallet.withdrawFee ?? '0') : '0';
   const total = plain ? fromUnits(toUnits(plain) + toUnits(fee)) : '0';
   const qty = (q: string) => `${formatQty(q, 8)} ${wallet.coinCode}`;
 
@@ -152,14 +153,10 @@ export default function WithdrawPage() {
       <Button
         block
         disabled={!canWithdraw(amount, wallet.balance, address, send.isPending)}
-        onClick={() => (destType === 'EXTERNAL' ? openReview() : void submit())}
+        onClick={openReview}
         data-testid="withdraw-submit"
       >
-        {send.isPending
-          ? t('withdraw.sending')
-          : destType === 'EXTERNAL'
-            ? t('withdraw.review.open')
-            : t('withdraw.submit')}
+        {send.isPending ? t('withdraw.sending') : t('withdraw.review.open')}
       </Button>
       <Modal
         open={reviewing}
