@@ -4,12 +4,7 @@ import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { type DbHandle, openDb } from './db/client.ts';
@@ -18,6 +13,7 @@ import type { AppDeps } from './deps.ts';
 import { createGuards } from './http/auth.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installIdempotency } from './http/idempotency.ts';
+import { createDocTransform, finishDocument } from './http/openapi.ts';
 import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
 import { isWebRoute, serveWebApp } from './http/web.ts';
 import healthRoutes, { type Lifecycle } from './modules/health/routes.ts';
@@ -137,7 +133,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       info: { title: 'P2P coin marketplace API', version: '1.0.0', description: 'SPEC §7 and DECISIONS §10' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
-    transform: jsonSchemaTransform,
+    // DECISIONS §15: operationId, summary, bearer security and error answers of every operation (http/openapi.ts).
+    transform: createDocTransform(deps.guards),
+    transformObject: finishDocument,
   });
   // The API map helps an attacker more than a member: production serves it only when DOCS_PUBLIC=1.
   if (!config.isProduction || config.docsPublic) await app.register(swaggerUi, { routePrefix: '/docs' });

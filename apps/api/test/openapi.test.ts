@@ -1,5 +1,13 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ERROR_STATUS } from '@p2p/contract';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../src/http/operations.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /** The calls of SPEC §7 (method, path in Fastify form) and of the operator API of DECISIONS §10. */
@@ -109,5 +117,128 @@ describe('API reference (/docs)', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).toMatch(/swagger/i);
+  });
+});
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string }[];
+  responses: Record<string, { content?: Record<string, { schema: ErrorSchema }> }>;
+}
+interface ErrorSchema {
+  properties?: { returnCode?: { enum?: number[] }; returnMessage?: { enum?: string[] } };
+}
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+const operations = () =>
+  Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops)
+      .filter(([m]) => HTTP_METHODS.includes(m))
+      .map(([m, op]) => ({
+        key: `${m.toUpperCase()} ${path.replace(/\{(\w+)\}/g, ':$1')}`,
+        op: op as Operation,
+      })),
+  );
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+
+describe('a complete API document (DECISIONS §15)', () => {
+  it('gives every operation an entry of http/operations.ts: a unique operationId and a summary', () => {
+    const ops = operations();
+    expect(ops.length).toBeGreaterThan(40);
+    const missing = ops
+      .filter(({ key, op }) => !OPERATIONS[key] || !op.operationId || !op.summary)
+      .map((o) => o.key);
+    expect(missing, 'add these routes to apps/api/src/http/operations.ts').toEqual([]);
+    const ids = ops.map(({ op }) => op.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    // No entry outlives its route (the dev outbox exists outside production only, as here).
+    const stale = Object.keys(OPERATIONS).filter((k) => !ops.some((o) => o.key === k));
+    expect(stale).toEqual([]);
+  });
+
+  it('declares the error answers of every operation with the envelope and codes of the catalogue', () => {
+    for (const { key, op } of operations()) {
+      const errors = Object.entries(op.responses).filter(([status]) => Number(status) >= 400);
+      expect(errors.length, key).toBeGreaterThan(0);
+      for (const [status, response] of errors) {
+        const schema = response.content?.['application/json']?.schema;
+        expect(schema?.properties?.returnCode?.enum, key).toEqual([Number(status)]);
+        for (const code of schema?.properties?.returnMessage?.enum ?? ['(none)']) {
+          expect(ERROR_STATUS[code as keyof typeof ERROR_STATUS], `${key} ${code}`).toBe(Number(status));
+        }
+      }
+    }
+    const transfer = doc.paths['/transfer/request']?.post as Operation;
+    const codes = (s: string) =>
+      transfer.responses[s]?.content?.['application/json']?.schema.properties?.returnMessage?.enum;
+    expect(codes('422')).toEqual(
+      expect.arrayContaining(['INSUFFICIENT_BALANCE', 'STEP_UP_REQUIRED', 'IDEMPOTENCY_KEY_REUSED']),
+    );
+    expect(codes('409')).toEqual(['IDEMPOTENCY_KEY_IN_PROGRESS']);
+    expect(codes('401')).toEqual(['TOKEN_EXPIRED', 'UNAUTHORIZED']);
+  });
+
+  it('declares the bearer scheme on guarded operations, none on public ones, and the Idempotency-Key header', () => {
+    const op = (path: string, method: string) => doc.paths[path]?.[method] as Operation;
+    expect(op('/api/v1/wallets', 'get').security).toEqual([{ bearer: [] }]);
+    expect(op('/ops/api/v1/deposits', 'post').security).toEqual([{ bearer: [] }]);
+    expect(op('/api/v1/auth/login', 'post').security).toEqual([]);
+    expect(op('/sms/request', 'post').security).toEqual([{}, { bearer: [] }]);
+    for (const { key, op: o } of operations()) {
+      if (o.security?.length) expect(Object.keys(o.responses), key).toContain('401');
+    }
+    const headers = (o: Operation) =>
+      (o.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name);
+    expect(headers(op('/buy-orders', 'post'))).toEqual(['idempotency-key']);
+    expect(headers(op('/buy-orders/{id}/cancel', 'post'))).toEqual(['idempotency-key']);
+    expect(headers(op('/api/v1/wallets/create', 'post'))).toEqual([]);
+  });
+
+  /**
+   * Warnings of the recommended rules that are true of this API. Calls that take no input and need no token
+   * have no 4xx answer (there is no global rate limit to declare), and the code has no public licence URL.
+   */
+  const ALLOWED_WARNINGS = [
+    'warn info-license-strict #/info/license',
+    ...[
+      '/healthz',
+      '/readyz',
+      '/api/v1/sell-listings/best',
+      '/api/v1/prices',
+      '/api/v1/push/vapid-public-key',
+    ].map((path) => `warn operation-4xx-response #/paths/${path.replaceAll('/', '~1')}/get/responses:`),
+  ];
+
+  it('passes `redocly lint` with the recommended rules: no error, no warning but the ones listed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      writeFileSync(file, JSON.stringify(doc));
+      const bin = join(ROOT, 'node_modules/.bin/redocly');
+      const run = await promisify(execFile)(bin, ['lint', file, '--format=json', '--max-problems=1000'], {
+        cwd: dir,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        maxBuffer: 32 * 1024 * 1024,
+      }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+      const report = JSON.parse(run.stdout) as {
+        problems: { ruleId: string; severity: string; message: string; location: { pointer: string }[] }[];
+      };
+      const problems = report.problems
+        .map((p) => `${p.severity} ${p.ruleId} ${p.location[0]?.pointer ?? ''}: ${p.message}`)
+        .filter((p) => !ALLOWED_WARNINGS.some((allowed) => p.startsWith(allowed)));
+      expect(problems).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('gives every code of the error catalogue a one-line doc comment', () => {
+    const source = readFileSync(join(ROOT, 'packages/contract/src/errors.ts'), 'utf8').split('\n');
+    const undocumented = Object.keys(ERROR_STATUS).filter((code) => {
+      const at = source.findIndex((line) => line.trim().startsWith(`${code}:`));
+      return at < 1 || !/^\s*\/\*\*.*\*\/\s*$/.test(source[at - 1] ?? '');
+    });
+    expect(undocumented).toEqual([]);
   });
 });

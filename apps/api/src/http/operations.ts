@@ -1,0 +1,349 @@
+import type { ErrorCode } from '@p2p/contract';
+
+/** What the API document says of one operation beyond its schemas (DECISIONS §15, http/openapi.ts). */
+export interface OperationDoc {
+  /** Unique, camelCase, stable: client generators name their functions after it. */
+  operationId: string;
+  /** One sentence: what the call does for its caller. A route's own `schema.summary` wins when it has one. */
+  summary?: string;
+  /** The refusals of this operation's rules. Schema, guard and idempotency refusals are added by openapi.ts. */
+  errors?: ErrorCode[];
+  /** A bearer token is optional (the call works for visitors and members alike). */
+  optionalAuth?: true;
+}
+
+const LOGIN_LIMIT: ErrorCode[] = ['RATE_LIMITED'];
+const PURCHASE: ErrorCode[] = [
+  'LISTING_NOT_FOUND',
+  'LISTING_NOT_OPEN',
+  'WALLET_NOT_FOUND',
+  'INVALID_ADDRESS',
+  'QTY_MISMATCH',
+  'SELF_TRADE',
+  'INSUFFICIENT_LISTING_QTY',
+  'BELOW_MIN_PURCHASE',
+  'ABOVE_MAX_PURCHASE',
+  'RESERVE_TIME_INVALID',
+  'PURCHASE_NOT_VERIFIED',
+  'TOO_MANY_LIVE_ORDERS',
+  'PURCHASE_BLOCKED',
+];
+
+/**
+ * Every operation of the API, keyed by "METHOD /fastify/:path". A route without an entry fails
+ * apps/api/test/openapi.test.ts: add one line here with every new route.
+ */
+export const OPERATIONS: Record<string, OperationDoc> = {
+  'GET /healthz': {
+    operationId: 'getHealth',
+    summary: 'Tells whether the process is up (no database check).',
+  },
+  'GET /readyz': {
+    operationId: 'getReadiness',
+    summary: 'Tells whether this instance takes traffic: the database answers and it is not draining.',
+    errors: ['SERVICE_UNAVAILABLE'],
+  },
+
+  'POST /api/v1/auth/login': {
+    operationId: 'login',
+    summary: 'Signs in with login ID and password (and an operator TOTP code) and answers a token pair.',
+    errors: ['INVALID_CREDENTIALS', 'MEMBER_SUSPENDED', 'TOTP_REQUIRED', 'TOTP_INVALID', ...LOGIN_LIMIT],
+  },
+  'POST /api/v1/auth/refresh': {
+    operationId: 'refreshTokens',
+    summary: 'Rotates the refresh token and answers a new token pair; a reused token revokes its session.',
+    errors: ['REFRESH_TOKEN_INVALID', 'MEMBER_SUSPENDED'],
+  },
+  'POST /api/v1/auth/logout': {
+    operationId: 'logout',
+    summary: 'Ends the session of a refresh token (and of the bearer token, when one is sent).',
+  },
+  'POST /api/v1/auth/find-phone': {
+    operationId: 'findPhone',
+    summary: 'Answers the masked phone number registered for a login ID.',
+    errors: ['NOT_FOUND_MEMBER_ID', 'RATE_LIMITED'],
+  },
+  'POST /api/v1/auth/verify-reset-password': {
+    operationId: 'verifyResetPassword',
+    summary: 'Checks a password-reset SMS code and answers a short-lived reset ticket.',
+    errors: ['NOT_FOUND_MEMBER_ID', 'CODE_EXPIRED', 'CODE_MISMATCH', 'CODE_TRIES_EXCEEDED', 'RATE_LIMITED'],
+  },
+  'POST /api/v1/auth/reset-password': {
+    operationId: 'resetPassword',
+    summary: 'Sets a new password with a reset ticket and ends every session of the member.',
+    errors: ['RESET_TICKET_INVALID'],
+  },
+  'POST /api/v1/members/signup': {
+    operationId: 'signup',
+    summary: 'Creates a member account after the phone was verified with an SMS code.',
+    errors: ['PHONE_NOT_VERIFIED', 'LOGIN_ID_TAKEN', 'NICKNAME_TAKEN', 'PHONE_TAKEN'],
+  },
+  'POST /api/v1/members/check-id': {
+    operationId: 'checkLoginId',
+    summary: 'Tells whether a login ID is still free.',
+    errors: ['RATE_LIMITED'],
+  },
+  'POST /api/v1/members/check-nickname': {
+    operationId: 'checkNickname',
+    summary: 'Tells whether a nickname is still free.',
+    errors: ['RATE_LIMITED'],
+  },
+  'GET /my': { operationId: 'getProfile', summary: "Answers the signed-in member's profile." },
+  'PUT /my': {
+    operationId: 'updateProfile',
+    summary: "Changes the member's profile; password, phone and bank changes need the current password.",
+    errors: ['CURRENT_PASSWORD_REQUIRED', 'PHONE_NOT_VERIFIED', 'NICKNAME_TAKEN', 'PHONE_TAKEN'],
+  },
+  'POST /sms/request': {
+    operationId: 'requestSmsCode',
+    summary: 'Sends a 6-digit SMS code for signup, a purchase check, a phone change or a password reset.',
+    errors: ['NOT_FOUND_MEMBER_ID', 'PHONE_TAKEN', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE'],
+    optionalAuth: true,
+  },
+  'POST /sms/verify': {
+    operationId: 'verifySmsCode',
+    summary: 'Checks an SMS code; a right code marks the phone verified for its purpose.',
+    errors: ['CODE_EXPIRED', 'CODE_MISMATCH', 'CODE_TRIES_EXCEEDED', 'RATE_LIMITED'],
+    optionalAuth: true,
+  },
+  'GET /dev/sms/outbox': {
+    operationId: 'getDevSmsOutbox',
+    summary: 'Development only: the last SMS code sent to a phone.',
+    errors: ['NOT_FOUND'],
+  },
+
+  'GET /api/v1/wallets': {
+    operationId: 'listWallets',
+    summary: "Lists the member's wallets with balances, deposit addresses and withdrawal fees.",
+  },
+  'POST /api/v1/wallets/create': {
+    operationId: 'createWallet',
+    summary: 'Creates the wallet of a coin with its derived deposit address.',
+    errors: ['WALLET_EXISTS'],
+  },
+  'GET /transfer': {
+    operationId: 'listTransfers',
+    summary: "Lists a wallet's deposits and withdrawals, newest first.",
+    errors: ['WALLET_NOT_FOUND'],
+  },
+  'POST /transfer/request': {
+    operationId: 'requestTransfer',
+    summary: 'Sends coins to another member (at once) or to an outside address (after operator review).',
+    errors: [
+      'WALLET_NOT_FOUND',
+      'INVALID_ADDRESS',
+      'SELF_TRANSFER',
+      'INSUFFICIENT_BALANCE',
+      'STEP_UP_REQUIRED',
+      'RATE_LIMITED',
+    ],
+  },
+  'POST /ops/api/v1/deposits': {
+    operationId: 'opsCreditDeposit',
+    summary: 'Credits an on-chain deposit to the wallet owning the address, once per coin, TxID and index.',
+    errors: ['WALLET_NOT_FOUND', 'DUPLICATE_ENTRY'],
+  },
+  'GET /ops/api/v1/withdrawals': {
+    operationId: 'opsListWithdrawals',
+    summary: 'Lists external withdrawals by status, oldest first.',
+  },
+  'POST /ops/api/v1/withdrawals/:id/complete': {
+    operationId: 'opsCompleteWithdrawal',
+    summary: 'Marks a pending withdrawal sent on chain with its TxID.',
+    errors: ['NOT_FOUND', 'INVALID_STATE'],
+  },
+  'POST /ops/api/v1/withdrawals/:id/reject': {
+    operationId: 'opsRejectWithdrawal',
+    summary: 'Rejects a pending withdrawal and returns the amount and fee to the member.',
+    errors: ['NOT_FOUND', 'INVALID_STATE'],
+  },
+
+  'POST /api/v1/sell-listings': {
+    operationId: 'createSellListing',
+    summary: 'Lists coins for sale: the maximum quantity moves into escrow until an operator approves.',
+    errors: ['WALLET_NOT_FOUND', 'DUPLICATE_SELLER', 'INSUFFICIENT_BALANCE'],
+  },
+  'GET /api/v1/sell-listings': {
+    operationId: 'listTradeListings',
+    summary: 'The public trade list of open listings, by coin and sort, with a keyset cursor.',
+  },
+  'GET /api/v1/sell-listings/best': {
+    operationId: 'listBestListings',
+    summary: 'The best-priced open listing of each coin (at most 10).',
+  },
+  'POST /api/v1/sell-listings/:id/close': {
+    operationId: 'closeSellListing',
+    summary: "Closes the seller's listing; the part not held by live orders returns from escrow.",
+    errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'POST /api/v1/sell-listings/:id/pause': {
+    operationId: 'pauseSellListing',
+    summary: "Pauses the seller's open listing: it leaves the trade list until resumed.",
+    errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'POST /api/v1/sell-listings/:id/resume': {
+    operationId: 'resumeSellListing',
+    summary: "Resumes the seller's paused listing.",
+    errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'GET /my/sell': {
+    operationId: 'listMyListings',
+    summary: "Lists the seller's own listings, newest first.",
+  },
+  'GET /my/sell/:id': {
+    operationId: 'getMyListing',
+    summary: "One of the seller's own listings with its live orders.",
+    errors: ['LISTING_NOT_FOUND'],
+  },
+
+  'POST /buy-orders': {
+    operationId: 'createBuyOrder',
+    summary: 'Places a buy order on an open listing after a fresh phone check; the quantity is held for it.',
+    errors: PURCHASE,
+  },
+  'POST /buy-orders/:id/cancel': {
+    operationId: 'cancelBuyOrder',
+    summary: 'The buyer cancels a REQUESTED order; the quantity returns to the listing.',
+    errors: ['ORDER_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'POST /buy-orders/:id/reject': {
+    operationId: 'rejectBuyOrder',
+    summary: 'The seller rejects a REQUESTED order; the quantity returns to the listing.',
+    errors: ['ORDER_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'POST /buy-orders/:id/complete': {
+    operationId: 'completeBuyOrder',
+    summary: "The seller confirms the won arrived: escrow goes to the buyer's wallet or address.",
+    errors: ['ORDER_NOT_FOUND', 'INVALID_STATE', 'STEP_UP_REQUIRED', 'RATE_LIMITED'],
+  },
+  'POST /buy-orders/:id/paid': {
+    operationId: 'markBuyOrderPaid',
+    summary: 'The buyer reports the bank transfer sent: REQUESTED -> PAID.',
+    errors: ['ORDER_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'POST /buy-orders/:id/dispute': {
+    operationId: 'disputeBuyOrder',
+    summary: 'A party opens a dispute from PAID, or adds a statement while DISPUTED.',
+    errors: ['ORDER_NOT_FOUND', 'INVALID_STATE', 'DISPUTE_TOO_EARLY'],
+  },
+  'GET /my/buy-history': {
+    operationId: 'listBuyHistory',
+    summary: "Lists the buyer's orders, newest first.",
+  },
+  'GET /my/sell-history': {
+    operationId: 'listSellHistory',
+    summary: "Lists the seller's orders, newest first.",
+  },
+  'GET /my/buy-history/:id': {
+    operationId: 'getBuyOrder',
+    summary: "One of the buyer's orders with the seller's bank account and the deadlines.",
+    errors: ['ORDER_NOT_FOUND'],
+  },
+  'GET /my/sell-history/:id': {
+    operationId: 'getSellOrder',
+    summary: "One of the seller's orders with the buyer's delivery and the deadlines.",
+    errors: ['ORDER_NOT_FOUND'],
+  },
+  'GET /my/order-counts': { operationId: 'getOrderCounts' },
+  'GET /buy-orders/:id/messages': { operationId: 'listOrderMessages', errors: ['ORDER_NOT_FOUND'] },
+  'POST /buy-orders/:id/messages': {
+    operationId: 'postOrderMessage',
+    errors: ['ORDER_NOT_FOUND', 'CHAT_CLOSED', 'RATE_LIMITED'],
+  },
+  'POST /buy-orders/:id/messages/image': {
+    operationId: 'postOrderImage',
+    errors: ['ORDER_NOT_FOUND', 'CHAT_CLOSED', 'IMAGE_REQUIRED', 'IMAGE_TOO_LARGE', 'IMAGE_UNSUPPORTED'],
+  },
+  'GET /buy-orders/:id/messages/:messageId/image': {
+    operationId: 'getOrderImage',
+    errors: ['ORDER_NOT_FOUND', 'NOT_FOUND'],
+  },
+
+  'GET /api/v1/events': { operationId: 'streamEvents' },
+  'GET /api/v1/notifications': { operationId: 'listNotifications' },
+  'GET /api/v1/notifications/unread-count': { operationId: 'getUnreadNotificationCount' },
+  'POST /api/v1/notifications/read': { operationId: 'markNotificationsRead' },
+  'GET /api/v1/notifications/settings': { operationId: 'getNotificationSettings' },
+  'PUT /api/v1/notifications/settings': { operationId: 'updateNotificationSettings' },
+  'GET /api/v1/push/vapid-public-key': { operationId: 'getVapidPublicKey', errors: ['SERVICE_UNAVAILABLE'] },
+  'POST /api/v1/push/subscriptions': { operationId: 'subscribePush', errors: ['SERVICE_UNAVAILABLE'] },
+  'DELETE /api/v1/push/subscriptions': { operationId: 'unsubscribePush' },
+
+  'GET /api/v1/prices': {
+    operationId: 'getPrices',
+    summary: 'Won prices and 24 h changes of every coin, cached and stale-tolerant.',
+    errors: ['PRICE_UNAVAILABLE'],
+  },
+
+  'GET /ops/api/v1/listings': {
+    operationId: 'opsListListings',
+    summary: 'Lists listings by status for review, oldest first.',
+  },
+  'POST /ops/api/v1/listings/:id/approve': {
+    operationId: 'opsApproveListing',
+    summary: 'Approves a pending listing: it opens on the trade list.',
+    errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'POST /ops/api/v1/listings/:id/reject': {
+    operationId: 'opsRejectListing',
+    summary: 'Rejects a pending listing with a reason; its escrow returns to the seller.',
+    errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'GET /ops/api/v1/orders': {
+    operationId: 'opsListOrders',
+    summary: 'Lists orders by status, disputes first in the dispute queue.',
+  },
+  'GET /ops/api/v1/orders/:id': { operationId: 'opsGetOrder', errors: ['ORDER_NOT_FOUND'] },
+  'POST /ops/api/v1/orders/:id/cancel': {
+    operationId: 'opsCancelOrder',
+    summary: 'Cancels any live order with a reason (audited); the quantity returns to the seller.',
+    errors: ['ORDER_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'POST /ops/api/v1/orders/:id/complete': {
+    operationId: 'opsCompleteOrder',
+    summary: 'Completes any live order with a reason (audited): escrow goes to the buyer.',
+    errors: ['ORDER_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'GET /ops/api/v1/members': {
+    operationId: 'opsSearchMembers',
+    summary: 'Searches members by login ID, nickname, name or phone.',
+  },
+  'GET /ops/api/v1/members/:id': {
+    operationId: 'opsGetMember',
+    summary: 'One member with bank details, wallets and balances, and live listing and order counts.',
+    errors: ['NOT_FOUND_MEMBER_ID'],
+  },
+  'POST /ops/api/v1/members/:id/suspend': {
+    operationId: 'opsSuspendMember',
+    summary: 'Suspends a member with a reason and ends their sessions (audited).',
+    errors: ['NOT_FOUND_MEMBER_ID', 'INVALID_STATE'],
+  },
+  'POST /ops/api/v1/members/:id/unsuspend': {
+    operationId: 'opsUnsuspendMember',
+    summary: 'Lifts a suspension (audited).',
+    errors: ['NOT_FOUND_MEMBER_ID', 'INVALID_STATE'],
+  },
+  'GET /ops/api/v1/audit-log': { operationId: 'opsListAuditLog', summary: 'The audit log, newest first.' },
+  'GET /ops/api/v1/ledger/check': {
+    operationId: 'opsCheckLedger',
+    summary: 'Runs every ledger invariant and answers the problems found.',
+  },
+  'GET /ops/api/v1/summary': {
+    operationId: 'opsGetSummary',
+    summary: 'Counts for the console overview: pending listings, withdrawals, disputes, members.',
+  },
+  'GET /ops/api/v1/totp': {
+    operationId: 'opsGetTotp',
+    summary: "Tells whether the operator's authenticator (TOTP) is enrolled and confirmed.",
+  },
+  'POST /ops/api/v1/totp/enroll': {
+    operationId: 'opsEnrollTotp',
+    summary: 'Starts TOTP enrollment: answers a new secret and its otpauth URI.',
+    errors: ['TOTP_ALREADY_ENROLLED'],
+  },
+  'POST /ops/api/v1/totp/confirm': {
+    operationId: 'opsConfirmTotp',
+    summary: 'Confirms TOTP enrollment with a code from the authenticator app.',
+    errors: ['TOTP_ALREADY_ENROLLED', 'TOTP_INVALID', 'INVALID_STATE'],
+  },
+};
