@@ -36,15 +36,6 @@ export function fromUnits(units: bigint): string {
   return `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
 }
 
-/** Formats base units with exactly `decimals` fractional digits, rounding down (for display). */
-export function formatUnitsFixed(units: bigint, decimals: number): string {
-  const step = 10n ** BigInt(QTY_SCALE - decimals);
-  const floored = (units / step) * step;
-  const s = fromUnits(floored);
-  const [i, f = ''] = s.split('.');
-  return decimals === 0 ? (i ?? '0') : `${i}.${f.padEnd(decimals, '0')}`;
-}
-
 /** Throws unless `krw` is a safe non-negative integer (won are never fractional). */
 export function assertKrw(krw: number): number {
   if (!Number.isSafeInteger(krw) || krw < 0)
@@ -68,11 +59,6 @@ export function receiveQty(krwAmount: number, unitPriceKrw: number): string {
 export function minPurchaseKrw(minQty: string, unitPriceKrw: number): number {
   const product = toUnits(minQty) * BigInt(assertKrw(unitPriceKrw));
   return Number((product + SCALE - 1n) / SCALE);
-}
-
-/** Won value of a quantity at a unit price, rounded down (for display only). */
-export function qtyToKrw(qty: string, unitPriceKrw: number): number {
-  return Number((toUnits(qty) * BigInt(assertKrw(unitPriceKrw))) / SCALE);
 }
 
 /** Formats won with thousands separators: 1234567 -> "1,234,567". */
