@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { ToastContainer } from 'react-toastify';
 import { paths } from '../config/paths';
+import { useLiveEvents } from '../features/notifications/use-live-events';
 import { useSession } from '../lib/session';
 import { toastPlacement } from '../lib/toast';
 
@@ -10,6 +11,7 @@ const SIGNUP_PATHS: string[] = [paths.agreement.path, paths.signup.path, paths.c
 /** The app column, toasts placed for the current screen, and scroll-to-top on every route change (SPEC §2). */
 export function RootLayout() {
   const { pathname } = useLocation();
+  useLiveEvents();
   useEffect(() => {
     // Runs for every new pathname (SPEC §2: every route change scrolls to the top).
     if (pathname) window.scrollTo(0, 0);

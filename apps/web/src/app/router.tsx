@@ -46,6 +46,7 @@ const guardedRoutes: RouteObject[] = [
   page(paths.wallet.path, () => import('../features/wallet/pages/WalletPage')),
   page(paths.withdraw.path, () => import('../features/wallet/pages/WithdrawPage')),
   page(paths.deposit.path, () => import('../features/wallet/pages/DepositPage')),
+  page(paths.notifications.path, () => import('../features/notifications/NotificationsPage')),
 ];
 
 export const routes: RouteObject[] = [

@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
 import { useOrderCounts } from '../../features/mypage/api/get-order-counts';
 import { WaitingBadge } from '../../features/mypage/components/WaitingBadge';
+import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { useSession } from '../../lib/session';
 import { useLogout } from '../../lib/use-logout';
 import s from '../ui/ui.module.css';
@@ -51,7 +52,7 @@ export function Header({ variant = 'sub', title, close }: Props) {
   if (variant === 'main') {
     return (
       <header className={l.header} style={{ gridTemplateColumns: 'auto 1fr' }}>
-        <Link to={paths.home.path} className={l.logo} aria-label={t('common:appName')}>
+        <Link to={paths.home.path} className={l.logo}>
           <span className={l.logoMark}>P2P</span>
           <span>{t('common:brand')}</span>
         </Link>
@@ -59,6 +60,7 @@ export function Header({ variant = 'sub', title, close }: Props) {
           <LanguageSelector />
           {loggedIn ? (
             <>
+              <NotificationBell loggedIn={loggedIn} />
               <Link to={paths.myInfo.path} className={l.textLink} data-testid="header-mypage">
                 {t('common:nav.myPage')}
                 <WaitingBadge count={waiting} testId="header-waiting" />

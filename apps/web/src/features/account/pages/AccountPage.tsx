@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { paths } from '../../../config/paths';
 import { useMe } from '../../../lib/me';
+import { SmsAlertSwitch } from '../../notifications/SmsAlertSwitch';
 import s from '../account.module.css';
 import { CountryLabel } from '../components/CountryLabel';
 
@@ -61,6 +62,8 @@ export default function AccountPage() {
         <Row label={t('fields.bankName')} value={p?.bankName || empty} testId="acc-bank" />
         <Row label={t('fields.accountNo')} value={p?.accountNo || empty} testId="acc-account-no" />
       </Card>
+      <h2 className={s.sectionTitle}>{t('common:notifications.title')}</h2>
+      <SmsAlertSwitch />
       <Button block onClick={() => navigate(paths.modify.path)} data-testid="to-modify">
         {t('account.modify')}
       </Button>

@@ -6,5 +6,5 @@ import { api } from '../../../lib/api-client';
  * the step-up of DECISIONS §13 (the password). Throws STEP_UP_REQUIRED, INVALID_CREDENTIALS, RATE_LIMITED, ...
  */
 export function completeBuyOrder(orderId: number, txid: string, stepUp: StepUp) {
-  return api.post<SellOrderDetail>(`/buy-orders/${orderId}/complete`, { txid, stepUp });
+  return api.post<SellOrderDetail>(`/buy-orders/${orderId}/complete`, { txid, stepUp }, { idempotent: true });
 }

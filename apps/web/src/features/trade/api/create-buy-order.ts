@@ -7,5 +7,5 @@ import { api } from '../../../lib/api-client';
  * bank details for the deposit.
  */
 export function createBuyOrder(body: BuyOrderCreateBody) {
-  return api.post<BuyOrderCreated>('/buy-orders', body);
+  return api.post<BuyOrderCreated>('/buy-orders', body, { idempotent: true });
 }

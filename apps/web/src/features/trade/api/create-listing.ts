@@ -4,7 +4,7 @@ import { api } from '../../../lib/api-client';
 
 /** POST /api/v1/sell-listings: escrows maxQty; 409 DUPLICATE_SELLER, 422 INSUFFICIENT_BALANCE (DECISIONS §4). */
 export function createListing(body: SellListingCreateBody) {
-  return api.post<SellListingDetail>('/api/v1/sell-listings', body);
+  return api.post<SellListingDetail>('/api/v1/sell-listings', body, { idempotent: true });
 }
 
 /** Creates a listing and refreshes the wallets (escrow moved) and the member's registrations. */

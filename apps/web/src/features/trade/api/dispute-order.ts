@@ -6,5 +6,7 @@ import { api } from '../../../lib/api-client';
  * (the buyer only from disputeOpensAt: DISPUTE_TOO_EARLY {from}), or adds their statement while DISPUTED.
  */
 export function disputeOrder(orderId: number, body: BuyOrderDisputeBody) {
-  return api.post<BuyOrderDetail | SellOrderDetail>(`/buy-orders/${orderId}/dispute`, body);
+  return api.post<BuyOrderDetail | SellOrderDetail>(`/buy-orders/${orderId}/dispute`, body, {
+    idempotent: true,
+  });
 }

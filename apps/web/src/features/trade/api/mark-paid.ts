@@ -6,5 +6,5 @@ import { api } from '../../../lib/api-client';
  * Throws INVALID_STATE when the order moved on (e.g. its payment window passed: EXPIRED).
  */
 export function markPaid(orderId: number) {
-  return api.post<BuyOrderDetail>(`/buy-orders/${orderId}/paid`);
+  return api.post<BuyOrderDetail>(`/buy-orders/${orderId}/paid`, undefined, { idempotent: true });
 }

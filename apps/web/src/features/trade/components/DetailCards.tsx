@@ -28,14 +28,25 @@ function TimeRow({
   );
 }
 
-function Head({ status, type, coin }: { status: string; type: DetailType; coin: string }) {
+/** The card's title; `badge` false when a status panel above already shows the status (orders). */
+function Head({
+  status,
+  type,
+  coin,
+  badge = true,
+}: {
+  status: string;
+  type: DetailType;
+  coin: string;
+  badge?: boolean;
+}) {
   const { t } = useTranslation('trade');
   return (
     <div className={s.cardHead}>
       <h2 className={s.sectionTitle} style={{ margin: 0 }}>
         {t(`common:coins.${coin}`)} · {t(`details.kind.${type}`)}
       </h2>
-      <StatusBadge status={status} type={type} />
+      {badge && <StatusBadge status={status} type={type} />}
     </div>
   );
 }
@@ -53,7 +64,7 @@ export function OrderDetailCard({
   return (
     <>
       <Card data-testid="detail-card">
-        <Head status={order.status} type={type} coin={order.coinCode} />
+        <Head status={order.status} type={type} coin={order.coinCode} badge={false} />
         <KeyValueList>
           <TimeRow status={order.status} createdAt={order.createdAt} completedAt={order.completedAt} />
           <KeyValue label={t('receipt.orderNo')}>{order.orderId}</KeyValue>

@@ -128,9 +128,7 @@ export function OrderActions({
       </ProtocolDialog>
       <ProtocolDialog
         open={open === 'cancel' || open === 'reject'}
-        title={t(`protocol.${open === 'reject' ? 'rejectConfirm' : 'cancelConfirm'}.title`, {
-          id: order.orderId,
-        })}
+        title={t('details.confirmTitle')}
         confirmLabel={t(`protocol.${open === 'reject' ? 'rejectConfirm' : 'cancelConfirm'}.yes`)}
         cancelLabel={t('protocol.keep')}
         danger
@@ -145,6 +143,7 @@ export function OrderActions({
       >
         <p className={s.dialogLead}>
           {t(`protocol.${open === 'reject' ? 'rejectConfirm' : 'cancelConfirm'}.message`, {
+            id: order.orderId,
             amount,
             qty,
             buyer: order.counterpart,

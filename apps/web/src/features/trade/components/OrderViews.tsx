@@ -56,7 +56,15 @@ export function BuyerOrderLive({
  * The seller's live order (DECISIONS §11): where it stands, the depositor name and the amount to find in
  * their bank account, then the actions the table allows (release through /proceed, reject, dispute).
  */
-export function SellerOrderLive({ order, onMoved }: { order: SellOrderDetail; onMoved: () => void }) {
+export function SellerOrderLive({
+  order,
+  onMoved,
+  afterCancel,
+}: {
+  order: SellOrderDetail;
+  onMoved: () => void;
+  afterCancel?: () => void;
+}) {
   const { t } = useTranslation('trade');
   const { actions, disputeLater } = memberActions(order, 'seller', Date.now());
   const waiting = order.status === 'REQUESTED' || order.status === 'PAID';
@@ -105,6 +113,7 @@ export function SellerOrderLive({ order, onMoved }: { order: SellOrderDetail; on
         side="seller"
         actions={actions}
         onMoved={onMoved}
+        afterCancel={afterCancel}
       />
     </>
   );

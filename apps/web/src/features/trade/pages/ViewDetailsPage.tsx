@@ -62,13 +62,20 @@ function useBackOnError(failed: boolean) {
   }, [failed, navigate]);
 }
 
+/** SPEC §4: after a cancel (or the seller's reject) the member returns to /myinfo. */
+function useToMyInfo() {
+  const navigate = useNavigate();
+  return () => navigate(paths.myInfo.path, { replace: true });
+}
+
 function PurchaseDetail({ id }: { id: number }) {
   const q = useQuery(orderQueries.buyer(id));
+  const toMyInfo = useToMyInfo();
   useBackOnError(q.isError && !q.data);
   if (!q.data) return <Loading />;
   return (
     <>
-      <BuyerOrderLive orderId={id} />
+      <BuyerOrderLive orderId={id} afterCancel={toMyInfo} />
       <OrderDetailCard order={q.data} type="purchase" />
     </>
   );
@@ -76,11 +83,12 @@ function PurchaseDetail({ id }: { id: number }) {
 
 function SellDetail({ id }: { id: number }) {
   const q = useQuery(orderQueries.seller(id));
+  const toMyInfo = useToMyInfo();
   useBackOnError(q.isError && !q.data);
   if (!q.data) return <Loading />;
   return (
     <>
-      <SellerOrderLive order={q.data} onMoved={() => void q.refetch()} />
+      <SellerOrderLive order={q.data} onMoved={() => void q.refetch()} afterCancel={toMyInfo} />
       <OrderDetailCard order={q.data} type="sell-history" />
     </>
   );
