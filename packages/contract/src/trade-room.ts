@@ -80,6 +80,8 @@ export const notification = z.object({
   id: z.number().int(),
   kind: z.enum(NOTIFICATION_KINDS),
   orderId: z.number().int().nullable(),
+  /** the member's side of the order (which detail screen to open), null without an order */
+  orderRole: z.enum(['BUYER', 'SELLER']).nullable(),
   listingId: z.number().int().nullable(),
   /** kind-specific details: {status} for DISPUTE_RESOLVED, {reason} for LISTING_REJECTED */
   data: z.record(z.string(), z.unknown()),

@@ -306,7 +306,14 @@ describe('order chat', () => {
   });
 });
 
-type Notif = { id: number; kind: string; orderId: number | null; listingId: number | null; read: boolean };
+type Notif = {
+  id: number;
+  kind: string;
+  orderId: number | null;
+  orderRole: string | null;
+  listingId: number | null;
+  read: boolean;
+};
 const kindsOf = async (token: string) =>
   (await t.call<{ list: Notif[]; unreadCount: number }>('GET', '/api/v1/notifications', { token })).body
     .returnData;
@@ -337,7 +344,7 @@ describe('notifications', () => {
     // reject, buyer cancel, expiry, dispute and its resolution
     const r = await newOrder();
     await t.call('POST', `/buy-orders/${r.orderId}/reject`, { token: r.seller.token });
-    expect((await kindsOf(r.buyer.token)).list.map((n) => n.kind)).toEqual(['ORDER_REJECTED']);
+    expect((await kindsOf(r.buyer.token)).list.map((n) => [n.kind, n.orderRole])).toEqual([['ORDER_REJECTED', 'BUYER']]);
     const c = await newOrder();
     await t.call('POST', `/buy-orders/${c.orderId}/cancel`, { token: c.buyer.token });
     expect((await kindsOf(c.seller.token)).list[0]?.kind).toBe('ORDER_CANCELED');

@@ -84,7 +84,7 @@ export async function sendPush(keys: VapidKeys, target: PushTarget, payload: str
   const res = await fetch(details.endpoint, {
     method: details.method,
     headers: details.headers as Record<string, string>,
-    body: details.body ?? undefined,
+    body: details.body ? new Uint8Array(details.body) : undefined,
     redirect: 'error',
     signal: AbortSignal.timeout(10_000),
   });

@@ -19,6 +19,7 @@ type Row = {
   id: number;
   kind: Notification['kind'];
   order_id: number | null;
+  order_role: 'BUYER' | 'SELLER' | null;
   listing_id: number | null;
   data: Record<string, unknown>;
   read_at: Date | null;
@@ -29,6 +30,7 @@ const toView = (r: Row): Notification => ({
   id: r.id,
   kind: r.kind,
   orderId: r.order_id,
+  orderRole: r.order_role,
   listingId: r.listing_id,
   data: r.data ?? {},
   read: r.read_at !== null,
@@ -54,12 +56,23 @@ export async function listNotifications(
 ): Promise<NotificationPage> {
   const after = cursor ? decodeIdCursor('notifications', cursor) : null;
   let q = db
-    .selectFrom('notifications')
-    .select(['id', 'kind', 'order_id', 'listing_id', 'data', 'read_at', 'created_at'])
-    .where('member_id', '=', memberId)
-    .orderBy('id', 'desc')
+    .selectFrom('notifications as n')
+    .leftJoin('buy_orders as o', 'o.id', 'n.order_id')
+    .select([
+      'n.id',
+      'n.kind',
+      'n.order_id',
+      'n.listing_id',
+      'n.data',
+      'n.read_at',
+      'n.created_at',
+      sql<'BUYER' | 'SELLER' | null>`case when o.id is null then null
+        when o.buyer_id = n.member_id then 'BUYER' else 'SELLER' end`.as('order_role'),
+    ])
+    .where('n.member_id', '=', memberId)
+    .orderBy('n.id', 'desc')
     .limit(PAGE + 1);
-  if (after !== null) q = q.where('id', '<', after);
+  if (after !== null) q = q.where('n.id', '<', after);
   const rows = (await q.execute()) as Row[];
   const more = rows.length > PAGE;
   const page = rows.slice(0, PAGE);
