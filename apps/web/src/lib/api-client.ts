@@ -1,4 +1,5 @@
 import { LIMITS } from '@p2p/contract/limits.ts';
+import { idempotencyKeyFor, outcomeUnknown, settleIdempotencyKey } from './idempotency';
 import { clearStoredSession, useSession } from './session';
 import { local, STORAGE_KEYS } from './storage';
 
@@ -35,6 +36,8 @@ export interface RequestOptions {
   body?: unknown;
   query?: Record<string, string | number | undefined>;
   signal?: AbortSignal;
+  /** DECISIONS §15: send an Idempotency-Key, kept across retries of the same request (lib/idempotency.ts). */
+  idempotent?: boolean;
 }
 
 interface Envelope {
@@ -68,6 +71,7 @@ export async function send(method: string, path: string, opts: RequestOptions, t
   const headers: Record<string, string> = { accept: 'application/json' };
   if (opts.body !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
+  if (opts.idempotent) headers['idempotency-key'] = idempotencyKeyFor(method, path, opts.body);
   let res: Response;
   try {
     res = await fetch(buildUrl(path, opts.query), {
@@ -87,6 +91,9 @@ export async function send(method: string, path: string, opts: RequestOptions, t
     env = null;
   }
   const code = typeof env?.returnCode === 'number' ? env.returnCode : res.ok ? 0 : res.status;
+  if (opts.idempotent && !outcomeUnknown(res.status, String(env?.returnMessage ?? ''))) {
+    settleIdempotencyKey(method, path, opts.body);
+  }
   if (!res.ok || code !== 0) {
     const message = typeof env?.returnMessage === 'string' && env.returnMessage ? env.returnMessage : '';
     const data = env?.returnData && typeof env.returnData === 'object' ? env.returnData : {};

@@ -75,7 +75,8 @@ export async function opsRequest<T>(method: string, path: string, opts: RequestO
 
 export const opsApi = {
   get: <T>(path: string, query?: RequestOptions['query']) => opsRequest<T>('GET', path, { query }),
-  post: <T>(path: string, body?: unknown) => opsRequest<T>('POST', path, { body: body ?? {} }),
+  post: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
+    opsRequest<T>('POST', path, { ...opts, body: body ?? {} }),
 };
 
 /** A keyset page as every operator list answers it (SPEC §3 "List responses"). */

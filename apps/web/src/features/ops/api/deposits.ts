@@ -6,5 +6,5 @@ import { opsApi } from './client';
  * wallet owning `address` (DECISIONS §5). Idempotent on coin + txid + index: `created` false = seen before.
  */
 export function creditDeposit(body: OpsDepositBody) {
-  return opsApi.post<OpsDeposit>('/ops/api/v1/deposits', body);
+  return opsApi.post<OpsDeposit>('/ops/api/v1/deposits', body, { idempotent: true });
 }

@@ -18,10 +18,10 @@ export function useOpsListings(status: ListingStatus | undefined, cursor: string
 
 /** POST /ops/api/v1/listings/{id}/approve: PENDING_REVIEW -> OPEN (DECISIONS §4). */
 export function approveListing(id: number) {
-  return opsApi.post<OpsListing>(`/ops/api/v1/listings/${id}/approve`);
+  return opsApi.post<OpsListing>(`/ops/api/v1/listings/${id}/approve`, undefined, { idempotent: true });
 }
 
 /** POST /ops/api/v1/listings/{id}/reject {reason}: -> REJECTED, escrow back to the seller (DECISIONS §4). */
 export function rejectListing(id: number, reason: string) {
-  return opsApi.post<OpsListing>(`/ops/api/v1/listings/${id}/reject`, { reason });
+  return opsApi.post<OpsListing>(`/ops/api/v1/listings/${id}/reject`, { reason }, { idempotent: true });
 }

@@ -29,10 +29,10 @@ export function useOpsOrders(filter: OrderFilter, cursor: string | undefined) {
 
 /** POST /ops/api/v1/orders/{id}/cancel {reason}: REQUESTED -> CANCELED, quantity back (DECISIONS §4). */
 export function cancelOrder(id: number, reason: string) {
-  return opsApi.post<OpsOrder>(`/ops/api/v1/orders/${id}/cancel`, { reason });
+  return opsApi.post<OpsOrder>(`/ops/api/v1/orders/${id}/cancel`, { reason }, { idempotent: true });
 }
 
 /** POST /ops/api/v1/orders/{id}/complete {reason, txid}: REQUESTED -> COMPLETED, coins released. */
 export function completeOrder(id: number, reason: string, txid: string) {
-  return opsApi.post<OpsOrder>(`/ops/api/v1/orders/${id}/complete`, { reason, txid });
+  return opsApi.post<OpsOrder>(`/ops/api/v1/orders/${id}/complete`, { reason, txid }, { idempotent: true });
 }

@@ -15,10 +15,10 @@ export function useOpsWithdrawals(status: TransferStatus, cursor: string | undef
 
 /** POST /ops/api/v1/withdrawals/{id}/complete {txid}: the coins were sent on chain. */
 export function completeWithdrawal(id: number, txid: string) {
-  return opsApi.post<OpsWithdrawal>(`/ops/api/v1/withdrawals/${id}/complete`, { txid });
+  return opsApi.post<OpsWithdrawal>(`/ops/api/v1/withdrawals/${id}/complete`, { txid }, { idempotent: true });
 }
 
 /** POST /ops/api/v1/withdrawals/{id}/reject {reason}: the amount (and fee) goes back to refundMemberId. */
 export function rejectWithdrawal(id: number, reason: string) {
-  return opsApi.post<OpsWithdrawal>(`/ops/api/v1/withdrawals/${id}/reject`, { reason });
+  return opsApi.post<OpsWithdrawal>(`/ops/api/v1/withdrawals/${id}/reject`, { reason }, { idempotent: true });
 }

@@ -9,7 +9,7 @@ import { walletsQueryKey } from './get-wallets';
  * INVALID_ADDRESS, SELF_TRANSFER, WALLET_NOT_FOUND.
  */
 export function requestTransfer(body: TransferRequestBody) {
-  return api.post<Transfer>('/transfer/request', body);
+  return api.post<Transfer>('/transfer/request', body, { idempotent: true });
 }
 
 /** Sends and refreshes the wallets and their histories. */
