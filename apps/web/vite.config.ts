@@ -1,18 +1,124 @@
+import { readFileSync } from 'node:fs';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:8080';
 const apiPaths = ['/api', '/ops/api', '/my', '/sms', '/buy-orders', '/transfer', '/dev', '/healthz', '/docs'];
 
+/** Libraries every screen needs, split from the app code so they stay cached across deployments. */
+const VENDOR_CHUNKS: Record<string, RegExp> = {
+  react: /node_modules\/(react|react-dom|scheduler)\//,
+  router: /node_modules\/(react-router|cookie|set-cookie-parser)\//,
+  query: /node_modules\/@tanstack\/(query-core|react-query)\//,
+  i18n: /node_modules\/(i18next|react-i18next|html-parse-stringify|void-elements)\//,
+};
+
+const LANGS = [
+  ['kr', 'ko'],
+  ['en', 'en'],
+  ['jp', 'ja'],
+] as const;
+
+function locale(lang: string, ns: string): Record<string, Record<string, string> & { brand?: string }> {
+  return JSON.parse(readFileSync(new URL(`./src/i18n/locales/${lang}/${ns}.json`, import.meta.url), 'utf8'));
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * Writes the landing hero into index.html in the three languages (index.html's CSS shows the one of
+ * <html lang>, which public/boot.js sets), so the largest text paints before any script runs
+ * (DECISIONS §16). The texts come from the locale files, so the static and the React hero never differ.
+ */
+function staticHero(): Plugin {
+  return {
+    name: 'static-hero',
+    transformIndexHtml(html) {
+      const span = (key: 'eyebrow' | 'title' | 'sub' | 'cta') =>
+        LANGS.map(
+          ([l, tag]) => `<span lang="${tag}">${escapeHtml(locale(l, 'home').hero?.[key] ?? '')}</span>`,
+        ).join('');
+      const brand = LANGS.map(
+        ([l, tag]) => `<span lang="${tag}">${escapeHtml(String(locale(l, 'common').brand ?? ''))}</span>`,
+      ).join('');
+      const hero =
+        `<div class="app-column"><div class="boot-header"><span class="boot-mark">P2P</span>${brand}</div>` +
+        `<main><section class="hero"><p class="hero-eyebrow">${span('eyebrow')}</p>` +
+        `<h1 class="hero-title">${span('title')}</h1><p class="hero-sub">${span('sub')}</p>` +
+        `<span class="boot-cta">${span('cta')}</span></section></main></div>`;
+      const description = escapeHtml(locale('en', 'home').hero?.sub ?? '');
+      return html.replace('%BOOT_HERO%', hero).replaceAll('%BOOT_DESCRIPTION%', description);
+    },
+  };
+}
+
 // In `npm run dev` Vite serves the app on 5173 and forwards API paths to the API server.
 // `/my` is also an app route prefix (/myinfo), so only the exact API paths are forwarded.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    staticHero(),
+    // DECISIONS §16: every text file ships with .br and .gz siblings that @fastify/static sends as they are.
+    compression({
+      algorithms: [defineAlgorithm('brotliCompress'), defineAlgorithm('gzip', { level: 9 })],
+      include: /\.(js|mjs|css|html|svg|json|webmanifest|txt)$/,
+      threshold: 512,
+    }),
+    // injectManifest (not generateSW): src/sw.ts is our own service worker, so a `push` handler can be added
+    // to it later; the plugin only injects the precache list (docs/decisions.md "Front door").
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
+      registerType: 'prompt',
+      injectRegister: false,
+      injectManifest: {
+        // The shell: scripts, styles, the pages and icons. Fonts are cached as they are used (sw.ts); the
+        // operator console and the QR scanner are not part of a member's first visit.
+        globPatterns: ['**/*.{js,css,html,svg,webmanifest}', 'icons/*.png'],
+        globIgnores: ['**/OpsApp-*', '**/qr-scanner*', '**/*.map'],
+        maximumFileSizeToCacheInBytes: 600_000,
+      },
+      manifest: {
+        id: '/',
+        name: 'P2P Coin Market',
+        short_name: 'P2P Coin',
+        description: 'Buy and sell BTC, ETH, XRP and TRX person to person, with escrow.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#f4f6f9',
+        theme_color: '#1f54d6',
+        lang: 'ko',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   server: {
     port: 5173,
     proxy: Object.fromEntries(
       apiPaths.map((p) => [p === '/my' ? '^/my(/|$|\\?)' : p, { target: apiTarget, changeOrigin: false }]),
     ),
   },
-  build: { outDir: 'dist', sourcemap: false, chunkSizeWarningLimit: 800 },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    chunkSizeWarningLimit: 800,
+    rollupOptions: {
+      output: {
+        manualChunks(id: string) {
+          for (const [name, re] of Object.entries(VENDOR_CHUNKS)) if (re.test(id)) return name;
+          return undefined;
+        },
+      },
+    },
+  },
 });

@@ -18,3 +18,10 @@ if (root) {
     </StrictMode>,
   );
 }
+
+// The service worker (installable PWA, offline page) registers after load. Automated browsers (the browser
+// tests, Lighthouse) get none unless a test opts in, so precaching never competes with what they measure.
+const automated = navigator.webdriver && localStorage.getItem('pwa') !== 'on';
+if (import.meta.env.PROD && 'serviceWorker' in navigator && !automated) {
+  window.addEventListener('load', () => void import('./app/pwa').then((m) => m.startPwa()), { once: true });
+}

@@ -1,10 +1,12 @@
-import { useEffect } from 'react';
+import { LIMITS } from '@p2p/contract/limits.ts';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
-import { ToastContainer } from 'react-toastify';
-import { paths } from '../config/paths';
+import { isTradingPath, paths } from '../config/paths';
 import { useLiveEvents } from '../features/notifications/use-live-events';
 import { useSession } from '../lib/session';
-import { toastPlacement } from '../lib/toast';
+import { useToastHost } from './toast-host';
+
+const ToastContainer = lazy(() => import('react-toastify').then((m) => ({ default: m.ToastContainer })));
 
 const SIGNUP_PATHS: string[] = [paths.agreement.path, paths.signup.path, paths.complete.path];
 
@@ -23,18 +25,24 @@ export function RootLayout() {
     if (!inSignup && (st.isSignupCompleted || st.agreements.service || st.agreements.privacy))
       st.resetSignup();
   }, [pathname]);
-  const placement = toastPlacement(pathname);
+  // lib/toast's placement (SPEC §9), repeated here so the landing page does not load react-toastify.
+  const trading = isTradingPath(pathname);
+  const toastsWanted = useToastHost((st) => st.wanted) || pathname !== paths.home.path;
   return (
     <div className="app-column">
       <Outlet />
-      <ToastContainer
-        position={placement.position}
-        autoClose={placement.autoClose}
-        hideProgressBar
-        newestOnTop
-        closeOnClick
-        theme="light"
-      />
+      <Suspense fallback={null}>
+        {toastsWanted && (
+          <ToastContainer
+            position={trading ? 'bottom-center' : 'top-right'}
+            autoClose={trading ? LIMITS.toastTradingMs : LIMITS.toastDefaultMs}
+            hideProgressBar
+            newestOnTop
+            closeOnClick
+            theme="light"
+          />
+        )}
+      </Suspense>
     </div>
   );
 }

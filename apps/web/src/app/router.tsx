@@ -1,18 +1,30 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths } from '../config/paths';
+import HomePage from '../features/home/HomePage';
+import { loadMemberNamespaces } from '../i18n';
 import { RedirectIfAuthed, RequireAgreements, RequireAuth, RequireSignupCompleted } from './guards';
 import { RootLayout } from './RootLayout';
 
 type PageModule = Promise<{ default: ComponentType }>;
 
-/** A lazily loaded page: each screen is its own chunk (SPEC §2 routes, DESIGN "Layout"). */
+/**
+ * A lazily loaded page: each screen is its own chunk (SPEC §2 routes, DESIGN "Layout"), shown once its
+ * chunk and the interface texts beyond the landing's (i18n/index.ts) are there.
+ */
 function page(path: string, load: () => PageModule): RouteObject {
-  return { path, lazy: async () => ({ Component: (await load()).default }) };
+  return {
+    path,
+    lazy: async () => {
+      const [mod] = await Promise.all([load(), loadMemberNamespaces()]);
+      return { Component: mod.default };
+    },
+  };
 }
 
 const publicRoutes: RouteObject[] = [
-  page(paths.home.path, () => import('../features/home/HomePage')),
+  // The landing page is in the entry chunk: its first render replaces the static hero of index.html at once.
+  { path: paths.home.path, Component: HomePage },
   page(paths.login.path, () => import('../features/auth/pages/LoginPage')),
   page(paths.findId.path, () => import('../features/auth/pages/FindIdPage')),
   page(paths.findPw.path, () => import('../features/auth/pages/FindPwPage')),

@@ -1,28 +1,57 @@
 import { LANGUAGES, type Language } from '@p2p/contract/enums.ts';
-import i18n, { type Resource } from 'i18next';
+import i18n, { type BackendModule, type Resource, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { local, STORAGE_KEYS } from '../lib/storage';
 
 /**
  * i18next with one JSON file per language and namespace: locales/<lang>/<namespace>.json. New namespace
  * files are picked up automatically. en is the default; a missing key shows the key (SPEC §1).
+ *
+ * The landing page needs only `common` and `home`: those are in the entry chunk in all three languages (a
+ * language switch on `/` is instant); every other namespace is its own chunk, loaded with the first screen
+ * that needs it (router.tsx awaits loadMemberNamespaces). ops.json is registered by the operator console.
  */
-// ops.json is left out: the operator console's lazy chunk registers it, keeping it out of the member entry.
-const files = import.meta.glob<{ default: Record<string, unknown> }>(
-  ['./locales/*/*.json', '!./locales/*/ops.json'],
+const LANDING_NAMESPACES = ['common', 'home'];
+const eagerFiles = import.meta.glob<{ default: Record<string, unknown> }>(
+  ['./locales/*/common.json', './locales/*/home.json'],
   { eager: true },
 );
+const lazyFiles = import.meta.glob<{ default: Record<string, unknown> }>([
+  './locales/*/*.json',
+  '!./locales/*/common.json',
+  '!./locales/*/home.json',
+  '!./locales/*/ops.json',
+]);
+
+function parts(file: string): [string, string] | null {
+  const m = /\.\/locales\/(\w+)\/(\w+)\.json$/.exec(file);
+  return m?.[1] && m[2] ? [m[1], m[2]] : null;
+}
 
 function buildResources(): Resource {
   const resources: Resource = {};
-  for (const [file, mod] of Object.entries(files)) {
-    const m = /\.\/locales\/(\w+)\/(\w+)\.json$/.exec(file);
-    if (!m?.[1] || !m[2]) continue;
-    resources[m[1]] ??= {};
-    (resources[m[1]] as Record<string, unknown>)[m[2]] = mod.default;
+  for (const [file, mod] of Object.entries(eagerFiles)) {
+    const p = parts(file);
+    if (!p) continue;
+    resources[p[0]] ??= {};
+    (resources[p[0]] as Record<string, unknown>)[p[1]] = mod.default;
   }
   return resources;
 }
+
+/** An i18next backend that imports the lazy namespace chunks (partialBundledLanguages). */
+const chunkBackend: BackendModule = {
+  type: 'backend',
+  init: () => undefined,
+  read(language, namespace, callback) {
+    const load = lazyFiles[`./locales/${language}/${namespace}.json`];
+    if (!load) return callback(null, {});
+    load().then(
+      (mod) => callback(null, mod.default as ResourceKey),
+      (err: unknown) => callback(err as Error, null),
+    );
+  },
+};
 
 export const DEFAULT_LANGUAGE: Language = 'en';
 const HTML_LANG: Record<Language, string> = { en: 'en', kr: 'ko', jp: 'ja' };
@@ -39,9 +68,15 @@ export async function setLanguage(lang: Language): Promise<void> {
   await i18n.changeLanguage(lang);
 }
 
+/** Every member namespace (ops.json excepted), the landing's included. */
 export const namespaces = [
-  ...new Set(Object.keys(files).map((f) => f.split('/')[3]?.replace('.json', ''))),
+  ...new Set([...Object.keys(eagerFiles), ...Object.keys(lazyFiles)].map((f) => parts(f)?.[1])),
 ].filter((n): n is string => Boolean(n));
+
+/** Loads every member namespace in the current language (the first screen other than `/` waits for it). */
+export function loadMemberNamespaces(): Promise<void> {
+  return i18n.loadNamespaces(namespaces);
+}
 
 i18n.on('languageChanged', (lng) => {
   if (typeof document !== 'undefined') {
@@ -49,16 +84,20 @@ i18n.on('languageChanged', (lng) => {
   }
 });
 
-void i18n.use(initReactI18next).init({
-  resources: buildResources(),
-  lng: storedLanguage(),
-  fallbackLng: false,
-  supportedLngs: [...LANGUAGES],
-  ns: namespaces,
-  defaultNS: 'common',
-  interpolation: { escapeValue: false },
-  returnNull: false,
-  react: { useSuspense: false },
-});
+void i18n
+  .use(chunkBackend)
+  .use(initReactI18next)
+  .init({
+    resources: buildResources(),
+    partialBundledLanguages: true,
+    lng: storedLanguage(),
+    fallbackLng: false,
+    supportedLngs: [...LANGUAGES],
+    ns: LANDING_NAMESPACES,
+    defaultNS: 'common',
+    interpolation: { escapeValue: false },
+    returnNull: false,
+    react: { useSuspense: false },
+  });
 
 export default i18n;

@@ -1,4 +1,4 @@
-import { formatKrw, fromUnits, groupDecimal, toUnits } from '@p2p/contract';
+import { formatKrw, fromUnits, groupDecimal, toUnits } from '@p2p/contract/money.ts';
 
 /**
  * Display helpers (SPEC §9): KRW with 0 decimals and separators; quantities truncated (never rounded up) to

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
+import { publicCache } from '../../http/public-cache.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import { escrowInvariants } from './invariants.ts';
 import opsMarketRoutes from './ops-routes.ts';
@@ -20,6 +21,9 @@ import protocolRoutes from './protocol-routes.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
 import { startOrderTimers } from './timers.ts';
+
+/** Seconds a browser or proxy may reuse GET /api/v1/sell-listings/best (a sold-out card fails at purchase). */
+export const BEST_LISTINGS_MAX_AGE_SEC = 15;
 
 const IdParams = z.object({ id: idParam });
 const bearer = [{ bearer: [] }];
@@ -55,11 +59,16 @@ export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Prom
     async (request) => ok(await tradeList(db, request.query)),
   );
 
-  app.get(
-    '/api/v1/sell-listings/best',
-    { schema: { tags: ['market'], response: okResponse(z.array(tradeListing)) } },
-    async () => ok(await bestListings(db)),
-  );
+  // Public and the same for everyone: its own scope so the short public cache and ETag stay off the member
+  // routes around it (DECISIONS §13).
+  await app.register(async (pub: FastifyZod) => {
+    await publicCache(pub, BEST_LISTINGS_MAX_AGE_SEC);
+    pub.get(
+      '/api/v1/sell-listings/best',
+      { schema: { tags: ['market'], response: okResponse(z.array(tradeListing)) } },
+      async () => ok(await bestListings(db)),
+    );
+  });
 
   app.post(
     '/api/v1/sell-listings/:id/close',

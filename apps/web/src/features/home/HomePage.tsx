@@ -14,10 +14,11 @@ export default function HomePage() {
   const navigate = useNavigate();
   return (
     <Page variant="main" flush>
-      <section className={s.hero}>
-        <p className={s.heroEyebrow}>{t('hero.eyebrow')}</p>
-        <h1 className={s.heroTitle}>{t('hero.title')}</h1>
-        <p className={s.heroSub}>{t('hero.sub')}</p>
+      {/* Global classes: index.html paints the same hero before any script (vite.config.ts staticHero). */}
+      <section className="hero">
+        <p className="hero-eyebrow">{t('hero.eyebrow')}</p>
+        <h1 className="hero-title">{t('hero.title')}</h1>
+        <p className="hero-sub">{t('hero.sub')}</p>
         <Button
           className={s.heroButton}
           onClick={() => navigate(paths.transaction.path)}

@@ -1,5 +1,5 @@
 import type { PricesResponse } from '@p2p/contract';
-import { LIMITS } from '@p2p/contract';
+import { LIMITS } from '@p2p/contract/limits.ts';
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 

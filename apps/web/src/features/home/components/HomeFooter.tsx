@@ -1,21 +1,28 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { type LegalDoc, TermsModal } from '../../../components/ui/TermsModal';
+import type { LegalDoc } from '../../../components/ui/TermsModal';
 import { paths } from '../../../config/paths';
 import s from '../home.module.css';
 
+// The terms texts (legal namespace) load when a member opens them, not with the landing page.
+const TermsModal = lazy(() =>
+  import('../../../components/ui/TermsModal').then((m) => ({ default: m.TermsModal })),
+);
+
 /** Footer (SPEC §1, §2): terms and privacy popups, links to /transaction, /myinfo, /contact. */
 export function HomeFooter() {
-  const { t } = useTranslation('home');
+  const { t, i18n } = useTranslation('home');
   const [doc, setDoc] = useState<LegalDoc | null>(null);
+  // The texts first, so the sheet never opens on raw keys.
+  const open = (d: LegalDoc) => void i18n.loadNamespaces('legal').then(() => setDoc(d));
   return (
     <footer className={s.footer}>
       <nav className={s.footerLinks} aria-label={t('footer.nav')}>
         <button
           type="button"
           className={s.footerLink}
-          onClick={() => setDoc('terms')}
+          onClick={() => open('terms')}
           data-testid="footer-terms"
         >
           {t('footer.terms')}
@@ -23,7 +30,7 @@ export function HomeFooter() {
         <button
           type="button"
           className={s.footerLink}
-          onClick={() => setDoc('privacy')}
+          onClick={() => open('privacy')}
           data-testid="footer-privacy"
         >
           {t('footer.privacy')}
@@ -41,7 +48,11 @@ export function HomeFooter() {
       <p className={s.footerText}>{t('footer.hours')}</p>
       <p className={s.footerText}>{t('footer.notice')}</p>
       <p className={s.footerText}>{t('footer.copyright')}</p>
-      <TermsModal doc={doc} onClose={() => setDoc(null)} />
+      {doc && (
+        <Suspense fallback={null}>
+          <TermsModal doc={doc} onClose={() => setDoc(null)} />
+        </Suspense>
+      )}
     </footer>
   );
 }

@@ -1,9 +1,10 @@
-import { COINS, type CoinPrice } from '@p2p/contract';
+import type { CoinPrice } from '@p2p/contract';
+import { COINS } from '@p2p/contract/enums.ts';
 import { useTranslation } from 'react-i18next';
+import { landingToast } from '../../../app/toast-host';
 import { Button } from '../../../components/ui/Button';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { formatWon } from '../../../lib/format';
-import { notify } from '../../../lib/toast';
 import { usePrices } from '../api/get-prices';
 import s from '../home.module.css';
 
@@ -48,7 +49,7 @@ export function PriceCards() {
   const byCoin = new Map((prices.data?.prices ?? []).map((p) => [p.coin, p]));
   const retry = async () => {
     const r = await prices.refetch();
-    if (r.isError) notify.error(t('prices.loadFailed'));
+    if (r.isError) await landingToast('error', t('prices.loadFailed'));
   };
 
   return (

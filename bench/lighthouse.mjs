@@ -1,0 +1,201 @@
+#!/usr/bin/env node
+// Lighthouse (mobile defaults: Moto G Power class CPU slowdown, slow 4G) on `/`, `/login` and, signed in,
+// `/transaction`: median of 3 runs of the four category scores and FCP/LCP/TBT/CLS (DECISIONS §16).
+// Starts its own server (`apps/api/src/server.ts` with tsx, in-memory-like PGlite in a temp DATA_DIR, demo
+// members, static prices) serving apps/web/dist, and drives /usr/bin/chromium through chrome-launcher.
+// Usage: node bench/lighthouse.mjs [--build] [--runs N] [--dist DIR] [--json FILE] [--only /path]
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { chromium } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const RUNS = Number(arg('--runs', '3'));
+const dist = resolve(arg('--dist', join(root, 'apps/web/dist')));
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const DEMO = { loginId: 'demobuyer', password: 'buyer1234!' };
+
+if (process.argv.includes('--build') || !existsSync(join(dist, 'index.html'))) {
+  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', dist], {
+    cwd: join(root, 'apps/web'),
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+}
+
+function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+async function startServer() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'p2p-lighthouse-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+      SEED_DEMO: '1',
+      PRICE_PROVIDER: 'static',
+      WEB_DIST_DIR: dist,
+      LOG_LEVEL: 'warn',
+    },
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 240; i++) {
+    if (child.exitCode !== null) throw new Error('server exited');
+    const ok = await fetch(`${base}/readyz`)
+      .then((r) => r.ok)
+      .catch(() => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    base,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function signIn(base, cdpPort) {
+  const r = await fetch(`${base}/api/v1/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO),
+  });
+  const body = await r.json();
+  if (!r.ok) throw new Error(`login failed: ${JSON.stringify(body)}`);
+  const { accessToken, refreshToken } = body.returnData;
+  // Lighthouse keeps this origin's storage when disableStorageReset is set, so the app starts signed in.
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${cdpPort}`);
+  const page = await browser.contexts()[0].newPage();
+  await page.goto(`${base}/robots.txt`);
+  // Storage is kept for the token, so empty the HTTP cache, the service worker and its caches by hand: every
+  // run is a first visit, as on the pages measured signed out.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.clearBrowserCache');
+  await cdp.send('Storage.clearDataForOrigin', {
+    origin: base,
+    storageTypes: 'service_workers,cache_storage,local_storage',
+  });
+  await page.evaluate(
+    ([a, b]) => {
+      localStorage.setItem('accessToken', a);
+      localStorage.setItem('refreshToken', b);
+    },
+    [accessToken, refreshToken],
+  );
+  await page.close();
+  await browser.close().catch(() => {});
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+};
+
+const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+const METRICS = {
+  FCP: 'first-contentful-paint',
+  LCP: 'largest-contentful-paint',
+  TBT: 'total-blocking-time',
+  CLS: 'cumulative-layout-shift',
+};
+
+async function main() {
+  const server = await startServer();
+  const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
+  const results = {};
+  try {
+    for (const { path, signedIn } of [
+      { path: '/', signedIn: false },
+      { path: '/login', signedIn: false },
+      { path: '/transaction', signedIn: true },
+    ].filter((p) => !arg('--only') || p.path === arg('--only'))) {
+      const runs = [];
+      let failures = 0;
+      for (let i = 0; i < RUNS; i++) {
+        if (signedIn) await signIn(server.base, chrome.port);
+        const out = await lighthouse(
+          `${server.base}${path}`,
+          { port: chrome.port, output: 'json', logLevel: 'error', disableStorageReset: signedIn },
+          undefined,
+        );
+        const lhr = out.lhr;
+        if (lhr.runtimeError) {
+          process.stderr.write(`${path} run ${i + 1} failed (${lhr.runtimeError.code}); running it again\n`);
+          if (++failures > 3) throw new Error(`${path}: ${lhr.runtimeError.message}`);
+          i--;
+          continue;
+        }
+        if (signedIn && new URL(lhr.finalDisplayedUrl).pathname !== path)
+          throw new Error(`not signed in: landed on ${lhr.finalDisplayedUrl}`);
+        const row = {};
+        for (const c of CATEGORIES) row[c] = Math.round((lhr.categories[c]?.score ?? 0) * 100);
+        for (const [k, id] of Object.entries(METRICS)) row[k] = lhr.audits[id]?.numericValue ?? Number.NaN;
+        row.failing = Object.values(lhr.audits)
+          .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
+          .map((a) => a.id);
+        runs.push(row);
+        process.stderr.write(`${path} run ${i + 1}: perf ${row.performance} LCP ${Math.round(row.LCP)} ms\n`);
+      }
+      const med = {};
+      for (const k of [...CATEGORIES, ...Object.keys(METRICS)]) med[k] = median(runs.map((r) => r[k]));
+      med.failing = [...new Set(runs.flatMap((r) => r.failing))];
+      results[path + (signedIn ? ' (signed in)' : '')] = med;
+    }
+  } finally {
+    chrome.kill();
+    await server.stop();
+  }
+  const fmtMs = (n) => `${(n / 1000).toFixed(2)} s`;
+  console.log(`Lighthouse ${RUNS > 1 ? `median of ${RUNS}` : '1 run'}, mobile defaults`);
+  console.log('| page | perf | a11y | best pr. | SEO | FCP | LCP | TBT | CLS |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const [page, m] of Object.entries(results)) {
+    console.log(
+      `| ${page} | ${m.performance} | ${m.accessibility} | ${m['best-practices']} | ${m.seo} | ${fmtMs(m.FCP)} | ${fmtMs(m.LCP)} | ${Math.round(m.TBT)} ms | ${m.CLS.toFixed(3)} |`,
+    );
+  }
+  for (const [page, m] of Object.entries(results))
+    if (m.failing.length) console.log(`failing binary audits on ${page}: ${m.failing.join(', ')}`);
+  const json = arg('--json');
+  if (json) writeFileSync(json, JSON.stringify(results, null, 2));
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
