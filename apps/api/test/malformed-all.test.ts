@@ -77,6 +77,9 @@ describe('no route answers 5xx to malformed input', () => {
       for (const url of withIds(r.path)) {
         for (const who of ['member', 'operator'] as const) {
           if (r.method === 'GET') {
+            // The event stream answers 200 and stays open by design; its one input (Last-Event-ID) is
+            // tested in modules/events/events.test.ts.
+            if (r.path === '/api/v1/events') continue;
             await expectNo5xx(
               'GET',
               `${url}?cursor=${encodeURIComponent('!!')}&size=-5&coin=DOGE`,

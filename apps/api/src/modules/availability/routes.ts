@@ -42,7 +42,6 @@ export function registerAvailabilityRoutes(app: FastifyZod, deps: AppDeps): void
         schema: {
           tags: ['market'],
           security: [{ bearer: [] }],
-          operationId: move === 'pause' ? 'pauseListing' : 'resumeListing',
           summary: move === 'pause' ? 'Pauses the seller’s listing (자리 비움)' : 'Resumes a paused listing',
           params: z.object({ id: idParam }),
           response: okResponse(sellListingDetail),

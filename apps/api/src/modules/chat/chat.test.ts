@@ -344,7 +344,9 @@ describe('notifications', () => {
     // reject, buyer cancel, expiry, dispute and its resolution
     const r = await newOrder();
     await t.call('POST', `/buy-orders/${r.orderId}/reject`, { token: r.seller.token });
-    expect((await kindsOf(r.buyer.token)).list.map((n) => [n.kind, n.orderRole])).toEqual([['ORDER_REJECTED', 'BUYER']]);
+    expect((await kindsOf(r.buyer.token)).list.map((n) => [n.kind, n.orderRole])).toEqual([
+      ['ORDER_REJECTED', 'BUYER'],
+    ]);
     const c = await newOrder();
     await t.call('POST', `/buy-orders/${c.orderId}/cancel`, { token: c.buyer.token });
     expect((await kindsOf(c.seller.token)).list[0]?.kind).toBe('ORDER_CANCELED');

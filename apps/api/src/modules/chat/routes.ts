@@ -88,7 +88,6 @@ export async function registerChatRoutes(app: FastifyZod, deps: AppDeps): Promis
       schema: {
         tags,
         security: bearer,
-        operationId: 'listOrderMessages',
         summary: 'The order chat, oldest first',
         params: IdParams,
         querystring: z.object({ cursor: cursorField.optional() }),
@@ -109,7 +108,6 @@ export async function registerChatRoutes(app: FastifyZod, deps: AppDeps): Promis
       schema: {
         tags,
         security: bearer,
-        operationId: 'postOrderMessage',
         summary: 'Posts a text message to the order chat',
         params: IdParams,
         body: orderMessageBody,
@@ -132,7 +130,6 @@ export async function registerChatRoutes(app: FastifyZod, deps: AppDeps): Promis
       schema: {
         tags,
         security: bearer,
-        operationId: 'postOrderImage',
         summary: 'Posts an image (multipart field file: JPEG, PNG or WebP, at most 5 MB)',
         params: IdParams,
         response: okResponse(orderMessage),
@@ -156,7 +153,6 @@ export async function registerChatRoutes(app: FastifyZod, deps: AppDeps): Promis
       schema: {
         tags,
         security: bearer,
-        operationId: 'getOrderImage',
         summary: 'The re-encoded image of a chat message',
         params: orderMessageParams,
       },

@@ -22,7 +22,6 @@ export function registerEventRoutes(app: FastifyZod, deps: AppDeps, hub: EventHu
       schema: {
         tags: ['trade-room'],
         summary: 'Live events of the signed-in member (text/event-stream)',
-        operationId: 'getEvents',
         security: [{ bearer: [] }],
       },
     },

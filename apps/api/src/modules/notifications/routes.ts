@@ -53,7 +53,6 @@ export function registerNotificationRoutes(
       schema: {
         tags,
         security: bearer,
-        operationId: 'listNotifications',
         summary: 'The member’s notifications, newest first',
         querystring: z.object({ cursor: cursorField.optional() }),
         response: okResponse(notificationPage),
@@ -69,7 +68,6 @@ export function registerNotificationRoutes(
       schema: {
         tags,
         security: bearer,
-        operationId: 'unreadNotificationCount',
         summary: 'Unread notifications (the header badge)',
         response: okResponse(unreadCount),
       },
@@ -84,7 +82,6 @@ export function registerNotificationRoutes(
       schema: {
         tags,
         security: bearer,
-        operationId: 'readNotifications',
         summary: 'Marks notifications read',
         body: notificationReadBody,
         response: okResponse(unreadCount),
@@ -100,7 +97,6 @@ export function registerNotificationRoutes(
       schema: {
         tags,
         security: bearer,
-        operationId: 'getNotificationSettings',
         summary: 'The member’s alert settings (SMS alerts)',
         response: okResponse(notificationSettings),
       },
@@ -115,7 +111,6 @@ export function registerNotificationRoutes(
       schema: {
         tags,
         security: bearer,
-        operationId: 'putNotificationSettings',
         summary: 'Turns SMS alerts on or off',
         body: notificationSettings,
         response: okResponse(notificationSettings),
@@ -129,7 +124,6 @@ export function registerNotificationRoutes(
     {
       schema: {
         tags,
-        operationId: 'vapidPublicKey',
         summary: 'The VAPID public key a browser subscribes with',
         response: okResponse(vapidPublicKey),
       },
@@ -144,7 +138,6 @@ export function registerNotificationRoutes(
       schema: {
         tags,
         security: bearer,
-        operationId: 'addPushSubscription',
         summary: 'Stores this browser’s push subscription',
         body: pushSubscriptionBody,
         response: okResponse(z.null()),
@@ -165,7 +158,6 @@ export function registerNotificationRoutes(
       schema: {
         tags,
         security: bearer,
-        operationId: 'deletePushSubscription',
         summary: 'Removes this browser’s push subscription',
         body: pushUnsubscribeBody,
         response: okResponse(z.null()),
