@@ -61,11 +61,13 @@ async function post(url: string, token: string, body: unknown, key?: string): Pr
 }
 
 const ethAvail = (memberId: number) => balanceOf(t.app.deps.db, account.available(memberId, 'ETH'));
+// Every transfer carries its sender's step-up (DECISIONS §13); it is not part of the request hash.
 const internalEth = (from: string, to: string, amount: string) => ({
   fromWalletId: wallets[from]!.id,
   destType: 'INTERNAL',
   amount,
   destInternalAddress: wallets[to]!.address,
+  stepUp: { password: (from.startsWith('alice') ? alice : bob).password },
 });
 const count = async (table: 'transfers' | 'buy_orders' | 'ledger_entries') =>
   Number(
@@ -217,6 +219,15 @@ describe('Idempotency-Key (DECISIONS §15)', () => {
     expect(first.status).toBe(200);
     const again = await post('/transfer/request', alice.token, body('not-the-password'), 'k-stepup');
     expect([again.status, again.body]).toEqual([200, first.body]);
+    // A refused secret is not stored: the same key with the right password then runs.
+    const before = await balanceOf(t.app.deps.db, account.available(alice.id, 'BTC'));
+    const wrong = await post('/transfer/request', alice.token, body('not-the-password'), 'k-stepup-2');
+    expect(wrong.json.returnMessage).toBe('INVALID_CREDENTIALS');
+    const right = await post('/transfer/request', alice.token, body(alice.password), 'k-stepup-2');
+    expect([right.status, right.replayed]).toEqual([200, false]);
+    expect(await balanceOf(t.app.deps.db, account.available(alice.id, 'BTC'))).toBe(
+      before - toUnits('0.001'),
+    );
     const stored = await sql<{ request_hash: string }>`select request_hash from idempotency_keys
       where caller_id = ${alice.id} and key = 'k-stepup'`.execute(t.app.deps.db);
     expect(stored.rows[0]?.request_hash).toMatch(/^[0-9a-f]{64}$/);

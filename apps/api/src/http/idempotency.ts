@@ -32,6 +32,17 @@ export const IDEMPOTENCY_STALE_SEC = 60;
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 /** Step-up secrets prove who asks, not what is asked: never hashed (a fast hash would expose them). */
 const SECRET_FIELDS = new Set(['stepUp', 'password', 'currentPassword', 'code', 'totpCode']);
+/**
+ * Refusals of those secrets: as the secrets are not part of the request hash, a retry with the right password
+ * under the same key must run, not replay the refusal. Like a 5xx or a 429, they are never stored.
+ */
+const SECRET_REFUSALS = new Set([
+  'INVALID_CREDENTIALS',
+  'STEP_UP_REQUIRED',
+  'CODE_EXPIRED',
+  'CODE_MISMATCH',
+  'CODE_TRIES_EXCEEDED',
+]);
 
 const headers = z.looseObject({
   'idempotency-key': z
@@ -85,6 +96,18 @@ function requestHash(request: FastifyRequest): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
+/** Successes and business refusals are replayed; 5xx, 429 and refusals of a step-up secret run again. */
+function worthReplaying(status: number, payload: string): boolean {
+  if (status >= 500 || status === 429) return false;
+  if (status < 400) return true;
+  try {
+    const code = (JSON.parse(payload) as { returnMessage?: unknown }).returnMessage;
+    return !(typeof code === 'string' && SECRET_REFUSALS.has(code));
+  } catch {
+    return false;
+  }
+}
+
 const toArray = <T>(h: T | T[] | undefined): T[] => (h === undefined ? [] : Array.isArray(h) ? h : [h]);
 
 /**
@@ -92,8 +115,9 @@ const toArray = <T>(h: T | T[] | undefined): T[] => (h === undefined ? [] : Arra
  * `config: { idempotent: true }` accepts an optional `Idempotency-Key` header (malformed: 400 VALIDATION_FAILED
  * {fields: {idempotency-key: INVALID_FORMAT}}). The key is scoped to the signed-in caller (the route's guard runs
  * first) and stored in `idempotency_keys` under the primary key (caller, key):
- * - the first request inserts the row IN_PROGRESS and runs; its answer is stored when it is below 500 and not
- *   429 (a refusal changed nothing and is answered again; a 5xx or a rate limit removes the row, so a retry runs);
+ * - the first request inserts the row IN_PROGRESS and runs; its answer is stored when it is below 500 (a
+ *   refusal changed nothing and is answered again); a 5xx, a 429 or a refused step-up secret removes the row,
+ *   so a retry runs;
  * - a repeat with the same method, route, params and body gets the stored status and body back, changing nothing;
  * - the same key with another request: 422 IDEMPOTENCY_KEY_REUSED;
  * - a repeat while the first still runs: 409 IDEMPOTENCY_KEY_IN_PROGRESS (the IETF idempotency-key draft's
@@ -160,11 +184,10 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     const claim = claims.get(request);
     if (!claim) return payload;
     claims.delete(request);
-    const status = reply.statusCode;
-    const keep = status < 500 && status !== 429 && typeof payload === 'string';
+    const keep = typeof payload === 'string' && worthReplaying(reply.statusCode, payload);
     try {
       if (keep) {
-        await sql`update idempotency_keys set status = 'DONE', response_status = ${status},
+        await sql`update idempotency_keys set status = 'DONE', response_status = ${reply.statusCode},
           response_body = ${payload} where caller_id = ${claim.callerId} and key = ${claim.key}`.execute(db);
       } else {
         await sql`delete from idempotency_keys
