@@ -210,14 +210,15 @@ export function createDispatcher(
       }
       await db.updateTable('notifications').set({ sms_status: status }).where('id', '=', n.id).execute();
     }
-    const keys = vapid();
-    if (!keys) return;
     const subs = await db
       .selectFrom('push_subscriptions')
       .select(['id', 'endpoint', 'p256dh', 'auth'])
       .where('member_id', '=', n.member_id)
       .execute();
     if (subs.length === 0) return;
+    // only now: an instance without subscribers never loads (or generates) VAPID keys
+    const keys = vapid();
+    if (!keys) return;
     const payload = JSON.stringify({ id: n.id, kind: n.kind, orderId: n.order_id, listingId: n.listing_id });
     let sent = 0;
     for (const s of subs) {
