@@ -1,6 +1,6 @@
 // The service worker (DECISIONS §16), built by vite-plugin-pwa in injectManifest mode: precaches the shell,
 // answers a navigation that fails for lack of network with /offline.html, caches the web font as it is used,
-// and never stores an API answer. A `push` handler can be added here later.
+// and never stores an API answer; the `push` handler at the end shows Web Push notifications.
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { registerRoute, setCatchHandler } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
@@ -50,4 +50,80 @@ setCatchHandler(async ({ request }) => {
 // The page asks before a new version takes over ("새 버전" prompt, PwaUpdatePrompt.tsx).
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+// Web Push (DECISIONS §12): the server sends {id, kind, orderId, listingId}, encrypted for this browser;
+// the notification is worded here (the page's texts are not loaded in the worker) and opens /notifications.
+const PUSH_TEXT: Record<'kr' | 'en' | 'jp', { title: string; kinds: Record<string, string> }> = {
+  kr: {
+    title: 'P2P 알림',
+    kinds: {
+      ORDER_REQUESTED: '새 구매 요청이 들어왔어요.',
+      ORDER_PAID: '구매자가 입금했다고 알렸어요.',
+      ORDER_COMPLETED: '거래가 완료되었어요.',
+      ORDER_EXPIRED: '주문이 만료되었어요.',
+      MESSAGE: '새 메시지가 있어요.',
+    },
+  },
+  en: {
+    title: 'P2P',
+    kinds: {
+      ORDER_REQUESTED: 'A buyer placed an order.',
+      ORDER_PAID: 'The buyer says the payment was sent.',
+      ORDER_COMPLETED: 'Your trade is complete.',
+      ORDER_EXPIRED: 'An order expired.',
+      MESSAGE: 'New message.',
+    },
+  },
+  jp: {
+    title: 'P2P のお知らせ',
+    kinds: {
+      ORDER_REQUESTED: '購入依頼が届きました。',
+      ORDER_PAID: '購入者が入金済みと伝えています。',
+      ORDER_COMPLETED: '取引が完了しました。',
+      ORDER_EXPIRED: '注文が期限切れになりました。',
+      MESSAGE: '新しいメッセージがあります。',
+    },
+  },
+};
+
+self.addEventListener('push', (event) => {
+  let data: { id?: number; kind?: string; orderId?: number | null } = {};
+  try {
+    data = (event.data?.json() as typeof data | undefined) ?? {};
+  } catch {
+    data = {};
+  }
+  const lang = self.navigator.language.startsWith('ko')
+    ? 'kr'
+    : self.navigator.language.startsWith('ja')
+      ? 'jp'
+      : 'en';
+  const text = PUSH_TEXT[lang];
+  const body = (data.kind && text.kinds[data.kind]) || text.kinds.MESSAGE || '';
+  event.waitUntil(
+    self.registration.showNotification(text.title, {
+      body: data.orderId ? `#${data.orderId} ${body}` : body,
+      tag: data.id ? `n-${data.id}` : undefined,
+      icon: '/icons/icon-192.png',
+      data: { url: '/notifications' },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = (event.notification.data as { url?: string } | null)?.url ?? '/notifications';
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows[0];
+      if (open) {
+        await open.focus();
+        await open.navigate(url);
+      } else {
+        await self.clients.openWindow(url);
+      }
+    })(),
+  );
 });

@@ -4,10 +4,11 @@ import { errorText } from '../../lib/errors';
 import { notify } from '../../lib/toast';
 import { useNotificationSettings, useSaveNotificationSettings } from './api';
 import n from './notifications.module.css';
+import { PushAlertSwitch } from './PushAlertSwitch';
 
 /**
- * The SMS alert switch of /account (DECISIONS §12): order requested, payment sent, completed and expired
- * go out by SMS while it is on (the default).
+ * The alert switches of /account (DECISIONS §12): SMS for order requested, payment sent, completed and
+ * expired while it is on (the default), and Web Push on this device where the browser supports it.
  */
 export function SmsAlertSwitch() {
   const { t } = useTranslation();
@@ -34,6 +35,7 @@ export function SmsAlertSwitch() {
         />
       </label>
       <p className={n.hint}>{t('common:notifications.smsAlertsHint')}</p>
+      <PushAlertSwitch />
     </Card>
   );
 }
