@@ -167,7 +167,14 @@ describe('the journey: two visitors, one trade, the operator console', () => {
     await waitForPath(buyer, '/request_successfully');
     await buyer.getByTestId('receipt-purchase').waitFor();
     await buyer.getByTestId('receipt-reserved').getByText(`${seoulTomorrow()} 10:15`).waitFor();
+    // a request waiting for the deposit (DECISIONS §11): the instruction leads, then 입금했어요 with a confirm
+    await buyer.getByTestId('pay-instruction').waitFor();
     await step(buyer, 'buyer-purchase-receipt');
+    await buyer.getByTestId('action-paid').click();
+    await buyer.getByTestId('paid-dialog').waitFor();
+    await buyer.getByTestId('confirm-yes').click();
+    await buyer.locator('[data-testid="status-panel"][data-status="PAID"]').waitFor();
+    await step(buyer, 'buyer-paid');
   });
 
   it('the seller completes the order with a TxID; the buyer’s wallet shows the coins', async () => {
@@ -177,12 +184,17 @@ describe('the journey: two visitors, one trade, the operator console', () => {
     await step(seller, 'seller-sell-history');
     await seller.getByTestId('history-detail').first().click();
     await waitForPath(seller, '/view_details');
-    await seller.getByTestId('detail-complete').click();
+    await seller.getByTestId('action-complete').click();
     await waitForPath(seller, '/proceed');
+    // the deliberate release (DECISIONS §11, §13): what was checked, the TxID, the password, a red confirm
+    await seller.getByTestId('release-check-amount').check();
+    await seller.getByTestId('release-check-name').check();
     await seller.getByTestId('proceed-txid').fill('  0xjourney0001  ');
     await seller.getByTestId('proceed-password').fill(s.password);
     await step(seller, 'seller-proceed');
     await seller.getByTestId('proceed-submit').click();
+    await seller.getByTestId('release-sheet').waitFor();
+    await seller.getByTestId('confirm-yes').click();
     await waitForPath(seller, '/myinfo');
 
     await walletTab(buyer);

@@ -1,8 +1,9 @@
+import { join } from 'node:path';
 import { receiveQty } from '@p2p/contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { confirmAction, consoleLogin, DESK, opsShot } from './ops-kit.ts';
-import { launchBrowser, newMobilePage, screenshot } from './support/browser.ts';
+import { launchBrowser, newMobilePage, SCREENSHOT_DIR, screenshot } from './support/browser.ts';
 import { type E2EServer, startE2EServer } from './support/server.ts';
 import {
   allowClipboard,
@@ -229,14 +230,16 @@ describe('the trade protocol in the browser (issue 11)', () => {
       await s.getByTestId('release-check-amount').check();
       expect(await s.getByTestId('proceed-submit').isDisabled()).toBe(true);
       await s.getByTestId('release-check-name').check();
-      await s.getByTestId('proceed-submit').click();
-      await s.getByTestId('release-sheet').waitFor();
     };
     for (const lang of ['en', 'kr'] as const) {
       await switchLanguage(s, lang);
       await fill(m.seller.password);
+      await screenshot(s, 'trade-protocol-release-form', lang);
+      await s.getByTestId('proceed-submit').click();
+      await s.getByTestId('release-sheet').waitFor();
       await s.waitForTimeout(350);
-      await screenshot(s, 'trade-protocol-release', lang, { idle: false });
+      // the sheet over the form as the seller sees it (the viewport, not the whole page)
+      await s.screenshot({ path: join(SCREENSHOT_DIR, `${lang}-trade-protocol-release.png`) });
     }
     expect(await s.getByTestId('release-sheet').textContent()).toContain('되돌릴 수 없어요');
     expect(await s.getByTestId('release-form').textContent()).toContain(m.buyer.name);

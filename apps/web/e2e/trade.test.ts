@@ -224,9 +224,10 @@ describe('trade in the browser (issue 5)', () => {
     await b.getByTestId('history-purchase').nth(2).waitFor();
     await shootBoth(b, 'myinfo-purchases', 'history-purchase');
     await openDetail(b, 'purchase', 'purchase', toCancel);
-    await shootBoth(b, 'details-purchase', 'detail-cancel');
-    await b.getByTestId('detail-cancel').click();
-    await b.getByTestId('confirm-modal').getByText('거래를 취소하시겠습니까?').waitFor();
+    await shootBoth(b, 'details-purchase', 'action-cancel');
+    await b.getByTestId('action-cancel').click();
+    await b.getByTestId('cancel-dialog').getByText(`주문 #${toCancel} · 10,000원`).waitFor();
+    await b.getByText('거래를 취소하시겠습니까?').waitFor();
     await b.waitForTimeout(300);
     await shootNow(b, 'confirm-cancel');
     await b.getByTestId('confirm-yes').click();
@@ -239,19 +240,26 @@ describe('trade in the browser (issue 5)', () => {
     await s.getByTestId('history-sell-history').first().waitFor();
     await shootBoth(s, 'myinfo-sell-history', 'history-sell-history');
     await openDetail(s, 'sellHistory', 'sell-history', toCancel);
+    await s.getByTestId('status-badge').waitFor();
     expect(await s.getByTestId('status-badge').textContent()).toBe('구매취소');
-    expect(await s.getByTestId('detail-cancel').count()).toBe(0);
+    expect(await s.getByTestId('order-actions').count()).toBe(0);
     await openDetail(s, 'sellHistory', 'sell-history', reserved);
-    await shootBoth(s, 'details-sell-history', 'detail-complete');
-    await s.getByTestId('detail-cancel').click();
+    await shootBoth(s, 'details-sell-history', 'action-complete');
+    await s.getByTestId('action-reject').click();
+    await s.getByTestId('cancel-dialog').waitFor();
     await s.getByTestId('confirm-yes').click();
     await expectToast(s, '판매내역이 취소되었습니다.');
     await s.waitForURL((u) => u.pathname === '/myinfo');
 
     await openDetail(s, 'sellHistory', 'sell-history', instant);
-    await s.getByTestId('detail-complete').click();
+    await s.getByTestId('action-complete').click();
     await s.waitForURL((u) => u.pathname === '/proceed');
+    await s.getByTestId('release-form').waitFor();
     expect(await s.getByTestId('proceed-submit').isDisabled()).toBe(true);
+    // the seller confirms what they checked in their bank account (DECISIONS §11)
+    expect(await s.getByTestId('release-form').textContent()).toContain(buyer.name);
+    await s.getByTestId('release-check-amount').check();
+    await s.getByTestId('release-check-name').check();
     await s.getByTestId('proceed-txid').fill('   ');
     await s.getByTestId('proceed-txid').blur();
     await s.getByText('트랜젝션 ID를 입력해주세요.').waitFor();
@@ -262,6 +270,8 @@ describe('trade in the browser (issue 5)', () => {
     expect(await s.getByTestId('proceed-submit').isDisabled()).toBe(true);
     await s.getByTestId('proceed-password').fill('wrong-pass1');
     await s.getByTestId('proceed-submit').click();
+    await s.getByTestId('release-sheet').getByText('되돌릴 수 없어요.').waitFor();
+    await s.getByTestId('confirm-yes').click();
     await s
       .getByTestId('proceed-password')
       .locator('xpath=../..')
@@ -270,6 +280,7 @@ describe('trade in the browser (issue 5)', () => {
     expect(s.url()).toContain('/proceed');
     await s.getByTestId('proceed-password').fill(seller.password);
     await s.getByTestId('proceed-submit').click();
+    await s.getByTestId('confirm-yes').click();
     await expectToast(s, '거래가 완료되었습니다.');
     await s.waitForURL((u) => u.pathname === '/myinfo');
     await openDetail(s, 'sellHistory', 'sell-history', instant);

@@ -1,5 +1,6 @@
 import type { OpsOrderParty } from '@p2p/contract';
 import { formatKrw } from '@p2p/contract/money.ts';
+import { formatPhone } from '@p2p/contract/phone.ts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/Button';
@@ -114,7 +115,9 @@ export default function DisputeDetail({ orderId }: { orderId: number }) {
       </div>
       <section className={d.panel}>
         <h2 className={d.panelTitle}>{t('ops:disputes.resolve')}</h2>
-        <p className={s.muted}>{open ? t('ops:disputes.resolveHint') : t('ops:disputes.resolved')}</p>
+        <p className={`${s.muted} ${d.hint}`}>
+          {open ? t('ops:disputes.resolveHint') : t('ops:disputes.resolved')}
+        </p>
         <div className={d.resolve}>
           <Button onClick={release} disabled={!open} data-testid="dispute-release">
             {t('ops:disputes.release')}
@@ -161,7 +164,7 @@ function Party({
       <h2 className={d.panelTitle}>{title}</h2>
       <dl className={s.facts}>
         <div className={s.fact}>
-          <dt>{t('ops:disputes.realName')}</dt>
+          <dt>{payIn ? t('ops:disputes.realNameHolder') : t('ops:disputes.realName')}</dt>
           <dd>{p.name}</dd>
         </div>
         <div className={s.fact}>
@@ -170,7 +173,7 @@ function Party({
         </div>
         <div className={s.fact}>
           <dt>{t('ops:disputes.phone')}</dt>
-          <dd>{p.phone}</dd>
+          <dd>{formatPhone(p.phone)}</dd>
         </div>
         <div className={s.fact}>
           <dt>{payIn ? t('ops:disputes.payInAccount') : t('ops:disputes.ownAccount')}</dt>

@@ -12,7 +12,8 @@ export function statusKey(status: string, type: DetailType): string {
 
 function toneOf(status: string): string {
   if (status === 'COMPLETED') return s.badgeDone ?? '';
-  if (status === 'REJECTED' || status === 'CANCELED') return s.badgeBad ?? '';
+  if (status === 'REJECTED' || status === 'CANCELED' || status === 'EXPIRED') return s.badgeBad ?? '';
+  if (status === 'DISPUTED') return s.badgeAlert ?? '';
   if (status === 'CLOSED') return '';
   return s.badgeLive ?? '';
 }

@@ -42,13 +42,13 @@ export function StatusPanel({
       </p>
       <StepTracker status={order.status} />
       {order.status === 'PAID' && order.releaseDeadline && (
-        <p className={s.muted} data-testid="release-deadline">
+        <p className={s.panelNote} data-testid="release-deadline">
           {t(`protocol.releaseBy.${side}`, { deadline: formatClock(order.releaseDeadline) })}
           {releaseLeft > 0 && ` · ${formatRemaining(releaseLeft)}`}
         </p>
       )}
       {disputeLater && (
-        <p className={s.muted} data-testid="dispute-later">
+        <p className={s.panelNote} data-testid="dispute-later">
           {t('protocol.dispute.later', { time: formatClock(disputeLater) })}
         </p>
       )}
