@@ -1,8 +1,8 @@
-import { ORDER_STATUSES, type OrderStatus } from '@p2p/contract/enums.ts';
+import { ORDER_STATUSES, type OrderStatus, orderActionsFor } from '@p2p/contract/enums.ts';
 import { formatKrw } from '@p2p/contract/money.ts';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { cancelOrder, completeOrder, type OpsOrder, useOpsOrders } from '../api/orders';
 import { FilterTabs } from '../components/FilterTabs';
@@ -13,7 +13,9 @@ import { Mono, PageTitle } from '../components/Table';
 import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
+import { opsPaths } from '../paths';
 import { formatTime } from '../text';
+import d from './disputes.module.css';
 
 const ALL = 'ALL';
 
@@ -25,9 +27,10 @@ function filterOf(params: URLSearchParams): { status?: OrderStatus; memberId?: n
 }
 
 /**
- * /ops/orders: any buy order, by status and/or member (buyer or seller). A REQUESTED order is resolved by
- * cancelling it (quantity back to the listing) or completing it with the TxID (coins to the buyer), each
- * with a reason for the audit log (DECISIONS §4, §8).
+ * /ops/orders: any buy order, by status and/or member (buyer or seller). An order the transition table lets
+ * an operator move (REQUESTED, PAID) is resolved by cancelling it (quantity back to the listing) or
+ * completing it with the TxID (coins to the buyer), each with a reason for the audit log (DECISIONS §4, §8,
+ * §11); a DISPUTED one links to its dispute page.
  */
 export default function OrdersPage() {
   const { t } = useTranslation(['ops']);
@@ -158,22 +161,33 @@ export default function OrdersPage() {
               {o.completedAt && <div className={s.sub}>{formatTime(o.completedAt)}</div>}
             </td>
             <td>
-              {o.status === 'REQUESTED' && (
-                <RowActions
-                  actions={[
-                    {
-                      label: t('ops:orders.complete'),
-                      testId: `complete-${o.orderId}`,
-                      onClick: () => complete(o),
-                    },
-                    {
-                      label: t('ops:orders.cancel'),
-                      testId: `cancel-${o.orderId}`,
-                      onClick: () => cancel(o),
-                      outline: true,
-                    },
-                  ]}
-                />
+              {o.status === 'DISPUTED' ? (
+                // a dispute is settled on its own page, with both statements and both accounts in view
+                <Link
+                  className={d.openLink}
+                  to={`${opsPaths.disputes}?order=${o.orderId}`}
+                  data-testid={`to-dispute-${o.orderId}`}
+                >
+                  {t('ops:disputes.open')}
+                </Link>
+              ) : (
+                orderActionsFor(o.status, 'operator').length > 0 && (
+                  <RowActions
+                    actions={[
+                      {
+                        label: t('ops:orders.complete'),
+                        testId: `complete-${o.orderId}`,
+                        onClick: () => complete(o),
+                      },
+                      {
+                        label: t('ops:orders.cancel'),
+                        testId: `cancel-${o.orderId}`,
+                        onClick: () => cancel(o),
+                        outline: true,
+                      },
+                    ]}
+                  />
+                )
               )}
             </td>
           </tr>
