@@ -66,7 +66,9 @@ export async function startEventBus(dbh: DbHandle, log: FastifyBaseLogger): Prom
 
   if (dbh.pglite) {
     const unlisten = await dbh.pglite.listen(EVENT_CHANNEL, emit);
-    return { ...base, close: () => unlisten() };
+    // The database may already be closed by the app's own onClose hook (hook order is not ours to pick);
+    // its listener is gone with it then.
+    return { ...base, close: () => unlisten().catch(() => undefined) };
   }
   const url = dbh.databaseUrl;
   if (!url) throw new Error('event bus: neither PGlite nor a DATABASE_URL');
