@@ -1,15 +1,7 @@
 import { z } from 'zod';
-import { COINS, DEST_TYPES, LISTING_SORTS, LISTING_STATUSES, ORDER_STATUSES } from './enums.ts';
+import { COINS, type Coin, DEST_TYPES, LISTING_SORTS, LISTING_STATUSES, ORDER_STATUSES } from './enums.ts';
 import { FIELD_CODES as F } from './errors.ts';
-import {
-  accountNoField,
-  bankNameField,
-  coinField,
-  cursorField,
-  idParam,
-  krwField,
-  qtyField,
-} from './fields.ts';
+import { accountNoField, bankNameField, cursorField, idParam, krwField, qtyField } from './fields.ts';
 import { StepUp } from './identity.ts';
 import { LIMITS } from './limits.ts';
 import { toUnits } from './money.ts';
@@ -114,11 +106,23 @@ const pageSize = z.coerce
   .max(LIMITS.listPageSizeMax, F.TOO_LONG)
   .default(LIMITS.listPageSize);
 
-/** GET /api/v1/sell-listings query (SPEC §7): size default 20 (max 50), opaque cursor, coin, sort. */
+/**
+ * The coin filter as SPEC §2 names the tabs (all, btc, eth, trx, xrp) in any case; `all` means no filter.
+ * A string with a pattern (not a preprocess) so the API document still describes the accepted input.
+ */
+const coinTabField = z
+  .string()
+  .regex(new RegExp(`^(ALL|${COINS.join('|')})$`, 'i'), F.INVALID_FORMAT)
+  .transform((v): Coin | undefined => {
+    const up = v.toUpperCase();
+    return up === 'ALL' ? undefined : (up as Coin);
+  });
+
+/** GET /api/v1/sell-listings query (SPEC §7): size default 20 (max 50), opaque cursor, coin tab, sort. */
 export const tradeListQuery = z.object({
   size: pageSize,
   cursor: cursorField.optional(),
-  coin: coinField.optional(),
+  coin: coinTabField.optional(),
   sort: z.enum(LISTING_SORTS, F.INVALID_FORMAT).default('CREATED_DESC'),
 });
 export type TradeListQuery = z.infer<typeof tradeListQuery>;

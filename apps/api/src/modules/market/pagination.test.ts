@@ -109,6 +109,30 @@ describe('the trade list (keyset pagination)', () => {
     }
   });
 
+  it('takes the coin tabs as SPEC §2 names them: btc, all, in any case', async () => {
+    const ids = async (q: string) => {
+      const r = await t.call<Page>('GET', `/api/v1/sell-listings?size=50&${q}`);
+      expect([q, r.status]).toEqual([q, 200]);
+      return r.body.returnData.list.map((l) => l.listingId);
+    };
+    for (const q of ['coin=btc', 'coin=Btc', 'coin=BTC'])
+      expect(await ids(q)).toEqual(expected('CREATED_DESC', 'BTC'));
+    for (const q of ['coin=all', 'coin=ALL', 'coin=All'])
+      expect(await ids(q)).toEqual(expected('CREATED_DESC'));
+    expect(await ids('coin=trx&sort=PRICE_ASC')).toEqual(expected('PRICE_ASC', 'TRX'));
+    // a cursor made under "all" continues under "ALL" and under no filter: the scope is the same
+    const first = await t.call<Page>('GET', '/api/v1/sell-listings?coin=all&size=2');
+    const next = await t.call<Page>(
+      'GET',
+      `/api/v1/sell-listings?size=2&cursor=${first.body.returnData.nextCursor}`,
+    );
+    expect(next.status).toBe(200);
+    for (const q of ['coin=', 'coin=doge', 'coin=alll', 'coin=btc,eth']) {
+      const bad = await t.call('GET', `/api/v1/sell-listings?${q}`);
+      expect([q, bad.status, bad.body.returnMessage]).toEqual([q, 400, 'VALIDATION_FAILED']);
+    }
+  });
+
   it('refuses a malformed cursor and a cursor of another sort or filter with 400', async () => {
     const first = await t.call<Page>('GET', '/api/v1/sell-listings?sort=PRICE_ASC&size=2');
     const cursor = first.body.returnData.nextCursor ?? '';
