@@ -123,13 +123,16 @@ export async function tradeList(db: DbOrTx, q: TradeListQuery): Promise<Page<Tra
     }
     rows = rows.orderBy('l.unit_price_krw', dir).orderBy('l.id', dir);
   }
-  const [list, count] = await Promise.all([
-    rows.limit(q.size + 1).execute(),
-    tradeBase(db, q.coin)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return toPage(list, q.size, Number(count.n), toTradeListing, (r) =>
+  const count = () => tradeBase(db, q.coin).select((eb) => eb.fn.countAll<number>().as('n'));
+  // One round trip (issue 15): the count rides along as an uncorrelated scalar subquery, which PostgreSQL
+  // runs once per statement (an InitPlan), so a page holds one pooled connection instead of two. Only a
+  // page with no rows (past the end) needs the count on its own.
+  const list = await rows
+    .select(count().as('total_count'))
+    .limit(q.size + 1)
+    .execute();
+  const total = list[0] ? list[0].total_count : (await count().executeTakeFirstOrThrow()).n;
+  return toPage(list, q.size, Number(total), toTradeListing, (r) =>
     encodeCursor(scope, { key: byPrice ? r.unit_price_krw : null, id: r.id }),
   );
 }
