@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** What the fake upstream answers on its next requests. */
-export type FakeMode = 'ok' | 'error' | 'garbage' | 'hang';
+export type FakeMode = 'ok' | 'error' | 'garbage' | 'hang' | 'coingeckoDown';
 
 export interface FakeUpstream {
   url: string;
@@ -28,7 +28,8 @@ export const UPBIT_BODY = [
 
 /**
  * A local stand-in for CoinGecko (`/simple/price`) and Upbit (`/ticker`) on 127.0.0.1, so price tests
- * never touch the internet. Test-only; `mode` switches between good answers, 500s, junk and silence.
+ * never touch the internet. Test-only; `mode` switches between good answers, 500s, junk and silence
+ * (`coingeckoDown`: only CoinGecko fails, so the Upbit fallback answers).
  */
 export async function startFakeUpstream(): Promise<FakeUpstream> {
   const state: { mode: FakeMode } = { mode: 'ok' };
@@ -37,7 +38,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const path = (req.url ?? '').split('?')[0] ?? '';
     hits.push(path);
     if (state.mode === 'hang') return; // never answers: the client's timeout must fire
-    if (state.mode === 'error') {
+    if (state.mode === 'error' || (state.mode === 'coingeckoDown' && path.endsWith('/simple/price'))) {
       res.writeHead(500).end('upstream broken');
       return;
     }

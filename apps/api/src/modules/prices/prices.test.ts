@@ -56,7 +56,8 @@ describe('GET /api/v1/prices over HTTP', () => {
         { coin: 'XRP', krw: 3012, change24hPct: '0.00' },
         { coin: 'TRX', krw: 402, change24hPct: '0.00' },
       ]);
-      expect(fake.hits).toEqual(['/simple/price', '/simple/price']);
+      // Upbit is tried after CoinGecko (DECISIONS §7); both failed the first time.
+      expect(fake.hits).toEqual(['/simple/price', '/ticker', '/simple/price']);
     } finally {
       await t.close();
     }
@@ -148,7 +149,7 @@ describe('price cache', () => {
     vi.setSystemTime(Date.now() + PRICE_FRESH_MS + 1_000);
     const stale = await s.get();
     expect(stale).toEqual({ ...good, stale: true });
-    expect(fake.hits).toHaveLength(2);
+    expect(fake.hits).toEqual(['/simple/price', '/simple/price', '/ticker']);
 
     vi.setSystemTime(Date.now() + PRICE_STALE_MAX_MS);
     await expect(s.get()).rejects.toMatchObject({ code: 'PRICE_UNAVAILABLE', status: 503 });
@@ -156,6 +157,21 @@ describe('price cache', () => {
     fake.mode = 'ok';
     vi.setSystemTime(Date.now() + 60_000);
     expect((await s.get()).stale).toBe(false);
+  });
+
+  it('coingecko failing: Upbit answers at once as the second source, and CoinGecko is asked first again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const s = service();
+    fake.mode = 'coingeckoDown';
+    const r = await s.get();
+    expect(r).toMatchObject({ source: 'upbit', stale: false });
+    expect(r.prices[0]).toEqual({ coin: 'BTC', krw: 141_000_000, change24hPct: '-1.23' });
+    expect(fake.hits).toEqual(['/simple/price', '/ticker']);
+
+    fake.mode = 'ok';
+    vi.setSystemTime(Date.now() + PRICE_FRESH_MS + 1_000);
+    expect(await s.get()).toMatchObject({ source: 'coingecko', stale: false });
+    expect(fake.hits).toEqual(['/simple/price', '/ticker', '/simple/price']);
   });
 
   it('a hanging upstream times out (AbortSignal) and junk answers are refused', async () => {

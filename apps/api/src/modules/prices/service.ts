@@ -41,14 +41,19 @@ function answer(s: PriceSnapshot, stale: boolean): PricesResponse {
  * cache older than 60 s, so nothing runs per instance in the background.
  */
 export function createPriceService(o: PriceServiceOptions): PriceService {
-  const provider =
-    o.provider ??
-    createProvider({
-      source: o.source,
-      upstreamUrl: o.upstreamUrl,
-      file: o.file,
-      timeoutMs: o.timeoutMs ?? PRICE_TIMEOUT_MS,
-    });
+  // CoinGecko first and Upbit as the automatic second source (DECISIONS §7); upbit and static stand alone.
+  const chain: PriceSource[] = o.source === 'coingecko' ? ['coingecko', 'upbit'] : [o.source];
+  const providers: { source: PriceSource; fetch: PriceProvider }[] = o.provider
+    ? [{ source: o.source, fetch: o.provider }]
+    : chain.map((source) => ({
+        source,
+        fetch: createProvider({
+          source,
+          upstreamUrl: o.upstreamUrl,
+          file: o.file,
+          timeoutMs: o.timeoutMs ?? PRICE_TIMEOUT_MS,
+        }),
+      }));
   const cache: PriceCache = o.redis
     ? redisCache(o.redis, o.cacheKey ?? `p2p:prices:v1:${o.source}`, o.log)
     : memoryCache();
@@ -72,8 +77,23 @@ export function createPriceService(o: PriceServiceOptions): PriceService {
     }
   }
 
+  /** The first source of the chain that answers; the answer names the source it came from. */
+  async function fetchFirst(): Promise<PriceSnapshot> {
+    let failure: unknown = new Error('no price source');
+    for (const p of providers) {
+      try {
+        return { prices: await p.fetch(), source: p.source, fetchedAtMs: Date.now() };
+      } catch (err) {
+        failure = err;
+        if (p !== providers.at(-1))
+          o.log.warn({ err, source: p.source }, 'price source failed; trying the next');
+      }
+    }
+    throw failure;
+  }
+
   async function refresh(): Promise<PriceSnapshot> {
-    const snap: PriceSnapshot = { prices: await provider(), source: o.source, fetchedAtMs: Date.now() };
+    const snap = await fetchFirst();
     await cache.set(snap, PRICE_STALE_MAX_MS);
     return snap;
   }
