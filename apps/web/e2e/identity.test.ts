@@ -178,7 +178,7 @@ describe('identity screens against the real API (issue 4)', () => {
     await context.close();
   });
 
-  it('refreshes an expired access token once and otherwise logs out to /', async () => {
+  it('refreshes an expired access token once and otherwise ends the session on /login saying why', async () => {
     const m = await signupViaApi(server);
     const { context, page } = await newMobilePage(browser, server.baseUrl);
     const login = await server.t.call<{ accessToken: string; refreshToken: string }>(
@@ -199,14 +199,21 @@ describe('identity screens against the real API (issue 4)', () => {
     const rotated = await page.evaluate(() => localStorage.getItem('refreshToken'));
     expect(rotated).not.toBe(refreshToken);
 
-    // Both tokens bad: one refresh attempt fails, the session ends with a hard redirect to /.
+    // Both tokens bad: one refresh attempt fails; the tokens go and /login says why (issue 13), no silent
+    // jump home, and the chosen language stays.
     await page.evaluate(() => {
       localStorage.setItem('accessToken', 'bad');
       localStorage.setItem('refreshToken', 'bad');
+      localStorage.setItem('language', 'kr');
     });
     await page.goto('/myinfo');
-    await waitForPath(page, '/');
-    await expect.poll(() => page.evaluate(() => localStorage.getItem('accessToken'))).toBeNull();
+    await waitForPath(page, '/login');
+    await expect
+      .poll(() => page.getByTestId('login-reason').textContent())
+      .toBe('토큰 갱신에 실패했습니다. 인증이 만료되었습니다. 다시 로그인해주세요.');
+    expect(
+      await page.evaluate(() => [localStorage.getItem('accessToken'), localStorage.getItem('language')]),
+    ).toEqual([null, 'kr']);
     await context.close();
   });
 

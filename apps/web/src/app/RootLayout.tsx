@@ -4,6 +4,7 @@ import { Outlet, useLocation } from 'react-router';
 import { isTradingPath, paths } from '../config/paths';
 import { useLiveEvents } from '../features/notifications/use-live-events';
 import { useSession } from '../lib/session';
+import { useSessionCheck } from '../lib/use-session-check';
 import { useToastHost } from './toast-host';
 
 const ToastContainer = lazy(() => import('react-toastify').then((m) => ({ default: m.ToastContainer })));
@@ -14,6 +15,7 @@ const SIGNUP_PATHS: string[] = [paths.agreement.path, paths.signup.path, paths.c
 export function RootLayout() {
   const { pathname } = useLocation();
   useLiveEvents();
+  useSessionCheck();
   useEffect(() => {
     // Runs for every new pathname (SPEC §2: every route change scrolls to the top).
     if (pathname) window.scrollTo(0, 0);

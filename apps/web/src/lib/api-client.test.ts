@@ -99,22 +99,27 @@ describe('api client (SPEC §7, §4; DECISIONS §2, §6)', () => {
         : envelope(401, { returnCode: 401, returnMessage: 'TOKEN_EXPIRED', returnData: null });
     });
     const { api } = await client();
+    const { useSession } = await import('./session');
     expect(await api.get('/my')).toBe('ok');
     expect(calls).toEqual(['/my Bearer old', '/api/v1/auth/refresh ', '/my Bearer new']);
     expect([local.getItem('accessToken'), local.getItem('refreshToken')]).toEqual(['new', 'r-new']);
+    // the profile is refetched after a refresh (SPEC §4): SessionCheck watches this counter
+    expect(useSession.getState()).toMatchObject({ accessToken: 'new', refreshes: 1, ended: null });
     expect(assign).not.toHaveBeenCalled();
   });
 
-  it('when the refresh fails: clears the session and hard-redirects to /', async () => {
+  it('when the refresh fails: removes the tokens, keeps the language, says why, no silent redirect', async () => {
     local.setItem('accessToken', 'old');
     local.setItem('refreshToken', 'r-old');
     local.setItem('userInfo', '{}');
+    local.setItem('language', 'jp');
     let refreshes = 0;
     vi.stubGlobal('fetch', async (url: string) => {
       if (url.endsWith('/refresh')) refreshes += 1;
       return envelope(401, { returnCode: 401, returnMessage: 'UNAUTHORIZED', returnData: null });
     });
     const { api } = await client();
+    const { useSession } = await import('./session');
     await expect(api.get('/my')).rejects.toMatchObject({ status: 401 });
     expect(refreshes).toBe(1);
     expect([local.getItem('accessToken'), local.getItem('refreshToken'), local.getItem('userInfo')]).toEqual([
@@ -122,7 +127,21 @@ describe('api client (SPEC §7, §4; DECISIONS §2, §6)', () => {
       null,
       null,
     ]);
-    expect(assign).toHaveBeenCalledWith('/');
+    expect(local.getItem('language')).toBe('jp');
+    expect(useSession.getState()).toMatchObject({ accessToken: null, ended: 'refreshFailed' });
+    expect(assign).not.toHaveBeenCalled();
+  });
+
+  it('a 401 with no refresh token ends the session as expired', async () => {
+    local.setItem('accessToken', 'old');
+    vi.stubGlobal('fetch', async () =>
+      envelope(401, { returnCode: 401, returnMessage: 'UNAUTHORIZED', returnData: null }),
+    );
+    const { api } = await client();
+    const { useSession } = await import('./session');
+    await expect(api.get('/my')).rejects.toMatchObject({ status: 401 });
+    expect(local.getItem('accessToken')).toBeNull();
+    expect(useSession.getState().ended).toBe('expired');
   });
 
   it('a 401 without a stored token is just an error (visitors are not redirected)', async () => {

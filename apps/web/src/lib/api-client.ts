@@ -1,6 +1,6 @@
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { idempotencyKeyFor, outcomeUnknown, settleIdempotencyKey } from './idempotency';
-import { clearStoredSession, useSession } from './session';
+import { useSession } from './session';
 import { local, STORAGE_KEYS } from './storage';
 
 /** API base URL (empty = same origin, which is how `npm start` serves the app). */
@@ -124,7 +124,7 @@ export function refreshTokens(): Promise<boolean> {
         refreshToken?: string;
       } | null;
       if (!data?.accessToken) throw new ApiError('REFRESH_TOKEN_INVALID', 401);
-      useSession.getState().setTokens(data.accessToken, data.refreshToken);
+      useSession.getState().refreshed(data.accessToken, data.refreshToken);
       return true;
     } catch {
       local.remove(STORAGE_KEYS.accessToken);
@@ -137,10 +137,13 @@ export function refreshTokens(): Promise<boolean> {
   return refreshing;
 }
 
-/** The 401 logout of SPEC §4: clear the stored session and hard-redirect to /. */
-function expireSession(): void {
-  clearStoredSession();
-  window.location.assign('/');
+/**
+ * The 401 ending of SPEC §4: the tokens go, but instead of a silent hard redirect to / the page stays and
+ * says why (app/SessionCheck.tsx: a toast on public pages, the login guard sends guarded ones to /login,
+ * which explains it), and the chosen language survives (issue 13).
+ */
+function expireSession(hadRefreshToken: boolean): void {
+  useSession.getState().expire(hadRefreshToken ? 'refreshFailed' : 'expired');
 }
 
 /**
@@ -154,14 +157,15 @@ export async function apiRequest<T>(method: string, path: string, opts: RequestO
     return (await send(method, path, opts, token)) as T;
   } catch (e) {
     if (!(e instanceof ApiError) || e.status !== 401 || !token) throw e;
+    const hadRefreshToken = local.get(STORAGE_KEYS.refreshToken) !== null;
     if (!(await refreshTokens())) {
-      expireSession();
+      expireSession(hadRefreshToken);
       throw e;
     }
     try {
       return (await send(method, path, opts, local.get(STORAGE_KEYS.accessToken))) as T;
     } catch (again) {
-      if (again instanceof ApiError && again.status === 401) expireSession();
+      if (again instanceof ApiError && again.status === 401) expireSession(true);
       throw again;
     }
   }

@@ -14,6 +14,12 @@ export function savePendingPurchase(p: Omit<PendingPurchase, 'savedAt'>): void {
   writeJson(STORAGE_KEYS.pendingPurchase, { ...p, savedAt: Date.now() });
 }
 
+/** True when a fresh pending purchase waits for the login (read without taking it). */
+export function hasPendingPurchase(): boolean {
+  const p = readJson<PendingPurchase>(STORAGE_KEYS.pendingPurchase);
+  return typeof p?.savedAt === 'number' && Date.now() - p.savedAt <= MAX_AGE_MS;
+}
+
 /** Returns and removes the pending purchase, if a fresh one exists. */
 export function takePendingPurchase(): PendingPurchase | null {
   const p = readJson<PendingPurchase>(STORAGE_KEYS.pendingPurchase);

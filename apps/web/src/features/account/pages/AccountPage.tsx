@@ -22,8 +22,9 @@ function Row({ label, value, testId }: { label: string; value: React.ReactNode; 
 }
 
 /**
- * /account (SPEC §2): the read-only profile with the phone formatted; the token is re-validated by GET /my
- * and an invalid one shows 'authentication expired, log in again'.
+ * /account (SPEC §2): the read-only profile with the phone formatted; the token is re-validated by GET /my.
+ * An invalid token ends the session (the guard then shows 'authentication expired, log in again' on /login);
+ * any other failure says 'failed to load user info' with a retry (SPEC §8).
  */
 export default function AccountPage() {
   const { t } = useTranslation('account');
@@ -35,10 +36,10 @@ export default function AccountPage() {
     return (
       <Page title={t('account.title')}>
         <Card className={s.center}>
-          <p style={{ margin: 0 }}>{t('common:auth.expired')}</p>
-          <Button onClick={() => navigate(paths.login.path, { replace: true })}>
-            {t('common:nav.login')}
-          </Button>
+          <p style={{ margin: 0 }} role="alert">
+            {t('common:auth.profileFailed')}
+          </p>
+          <Button onClick={() => void me.refetch()}>{t('common:actions.retry')}</Button>
         </Card>
       </Page>
     );

@@ -10,7 +10,8 @@ import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/errors';
 import { getMe, meQueryKey } from '../../../lib/me';
-import { takePendingPurchase } from '../../../lib/pending-purchase';
+import { hasPendingPurchase, takePendingPurchase } from '../../../lib/pending-purchase';
+import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
 import { useLogin } from '../api/login';
 import s from '../auth.module.css';
@@ -28,6 +29,16 @@ export default function LoginPage() {
   const loginMutation = useLogin();
   const [loginId, setLoginId] = useState('');
   const [password, setPassword] = useState('');
+  const ended = useSession((st) => st.ended);
+  // Why the member is here (SPEC §8): the server ended the session, or a guarded page or a purchase needs a login.
+  const sentHere = Boolean((location.state as FromState | null)?.from) || hasPendingPurchase();
+  const reason = ended
+    ? [ended === 'refreshFailed' ? t('common:errors.REFRESH_TOKEN_INVALID') : '', t('common:auth.expired')]
+        .filter(Boolean)
+        .join(' ')
+    : sentHere
+      ? t('common:auth.loginRequired')
+      : '';
 
   const onSubmit = async (e: FormEvent) => {
     e.preventDefault();
@@ -68,6 +79,11 @@ export default function LoginPage() {
         <h2 className={s.heading}>{t('auth:login.heading')}</h2>
         <p className={s.sub}>{t('auth:login.sub')}</p>
       </div>
+      {reason && (
+        <p className={s.notice} role="status" data-testid="login-reason">
+          {reason}
+        </p>
+      )}
       <Card>
         <form className={s.form} onSubmit={onSubmit} noValidate>
           <TextField

@@ -1,0 +1,53 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router';
+import { landingToast } from '../app/toast-host';
+import { paths } from '../config/paths';
+import { meQueryKey, useMe } from './me';
+import { useSession } from './session';
+
+/** Routes SPEC §2 lists as public; every other screen sits behind the login guard. */
+const PUBLIC_PATHS: readonly string[] = [
+  paths.home.path,
+  paths.login.path,
+  paths.findId.path,
+  paths.findPw.path,
+  paths.agreement.path,
+  paths.signup.path,
+  paths.complete.path,
+  paths.verify.path,
+  paths.contact.path,
+];
+
+/** Query roots anyone may see; the rest is a member's and goes with the session. */
+const PUBLIC_QUERY_ROOTS: readonly unknown[] = ['prices', 'best', 'trade-listings', 'company', 'ops'];
+
+/**
+ * SPEC §4 on every page, not only behind the guard: with a stored token GET /my checks it at app start, so
+ * a dead token turns the public header back to 로그인/회원가입; after a successful refresh the profile is
+ * fetched again; when the server ends the session the member is told why. Guarded screens say it on /login
+ * (the guard sends them there), public screens in a toast.
+ */
+export function useSessionCheck(): void {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const queryClient = useQueryClient();
+  useMe();
+  const refreshes = useSession((s) => s.refreshes);
+  const ended = useSession((s) => s.ended);
+
+  useEffect(() => {
+    if (refreshes > 0) void queryClient.invalidateQueries({ queryKey: meQueryKey });
+  }, [refreshes, queryClient]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per ending, on the page where it happened
+  useEffect(() => {
+    if (!ended) return;
+    queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERY_ROOTS.includes(q.queryKey[0]) });
+    if (!PUBLIC_PATHS.includes(pathname) || pathname === paths.login.path) return;
+    const text =
+      ended === 'refreshFailed' ? t('common:errors.REFRESH_TOKEN_INVALID') : t('common:auth.expired');
+    void landingToast('error', text);
+  }, [ended]);
+}
