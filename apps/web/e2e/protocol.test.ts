@@ -137,6 +137,7 @@ describe('the trade protocol in the browser (issue 11)', () => {
     await p.goto('/transaction');
     // a seller with fewer than 5 ended orders is new (DECISIONS §11 sellerStats)
     expect(await p.getByTestId('seller-stats').first().textContent()).toContain('신규 판매자');
+    await shootBoth(p, 'protocol-list', 'seller-stats');
     await buyThroughUi(server, p, m.buyer, '50000');
     await p.waitForURL((u) => u.pathname === '/request_successfully');
     expect(await p.getByTestId('receipt-title').textContent()).toBe('구매를 신청했어요');

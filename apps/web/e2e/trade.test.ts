@@ -258,13 +258,13 @@ describe('trade in the browser (issue 5)', () => {
     expect(await s.getByTestId('proceed-submit').isDisabled()).toBe(true);
     // the seller confirms what they checked in their bank account (DECISIONS §11)
     expect(await s.getByTestId('release-form').textContent()).toContain(buyer.name);
-    await s.getByTestId('release-check-amount').check();
-    await s.getByTestId('release-check-name').check();
     await s.getByTestId('proceed-txid').fill('   ');
     await s.getByTestId('proceed-txid').blur();
     await s.getByText('트랜젝션 ID를 입력해주세요.').waitFor();
     expect(await s.getByTestId('proceed-submit').isDisabled()).toBe(true);
     await shootBoth(s, 'proceed', 'proceed-txid');
+    await s.getByTestId('release-check-amount').check();
+    await s.getByTestId('release-check-name').check();
     await s.getByTestId('proceed-txid').fill('  0xe2etxid123  ');
     // Releasing escrow needs the seller's password (DECISIONS §13): a wrong one is refused, nothing moves.
     expect(await s.getByTestId('proceed-submit').isDisabled()).toBe(true);
