@@ -20,6 +20,11 @@ export function RootLayout() {
     // Runs for every new pathname (SPEC §2: every route change scrolls to the top).
     if (pathname) window.scrollTo(0, 0);
   }, [pathname]);
+  const toastsLoaded = useToastHost((st) => st.wanted) || pathname !== paths.home.path;
+  useEffect(() => {
+    // The toast of the screen left behind does not follow the member (issue 13).
+    if (pathname && toastsLoaded) void import('../lib/toast').then((m) => m.clearToastsOnNavigation());
+  }, [pathname, toastsLoaded]);
   useEffect(() => {
     // Signup step state lives only while the member is inside the signup flow (SPEC §4).
     const inSignup = SIGNUP_PATHS.includes(pathname);
@@ -29,12 +34,11 @@ export function RootLayout() {
   }, [pathname]);
   // lib/toast's placement (SPEC §9), repeated here so the landing page does not load react-toastify.
   const trading = isTradingPath(pathname);
-  const toastsWanted = useToastHost((st) => st.wanted) || pathname !== paths.home.path;
   return (
     <div className="app-column">
       <Outlet />
       <Suspense fallback={null}>
-        {toastsWanted && (
+        {toastsLoaded && (
           <ToastContainer
             position={trading ? 'bottom-center' : 'top-right'}
             autoClose={trading ? LIMITS.toastTradingMs : LIMITS.toastDefaultMs}

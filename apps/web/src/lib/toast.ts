@@ -1,5 +1,6 @@
+import './toast.css';
 import { LIMITS } from '@p2p/contract/limits.ts';
-import { type ToastOptions, type ToastPosition, toast } from 'react-toastify';
+import { type Id, type ToastOptions, type ToastPosition, toast } from 'react-toastify';
 import { isTradingPath } from '../config/paths';
 
 /** Toast placement of SPEC §9: 2000 ms bottom-center on trading screens, 5000 ms top-right elsewhere. */
@@ -9,13 +10,36 @@ export function toastPlacement(pathname: string): { position: ToastPosition; aut
     : { position: 'top-right', autoClose: LIMITS.toastDefaultMs };
 }
 
-function opts(): ToastOptions {
-  return toastPlacement(window.location.pathname);
+/**
+ * A toast raised this soon before a route change was raised for it ("saved" and then the next screen) and
+ * goes along; anything older belongs to the screen being left (issue 13: a failed login's toast never
+ * follows the member home).
+ */
+const CARRIED_MS = 1_000;
+
+/** The toast on screen (one at a time, issue 13) and when it was raised. */
+let current: { id: Id; at: number } | null = null;
+
+function show(kind: 'success' | 'error' | 'info', msg: string): Id {
+  // One toast at a time: a new message replaces the old one instead of stacking over the screen.
+  if (current) toast.dismiss(current.id);
+  const opts: ToastOptions = { ...toastPlacement(window.location.pathname), role: 'alert' };
+  const id = toast[kind](msg, opts);
+  current = { id, at: Date.now() };
+  return id;
 }
 
-/** All errors and confirmations appear as toasts (SPEC §8), placed for the current screen. */
+/** All errors and confirmations appear as toasts (SPEC §8), placed for the current screen, one at a time. */
 export const notify = {
-  success: (msg: string) => toast.success(msg, opts()),
-  error: (msg: string) => toast.error(msg, opts()),
-  info: (msg: string) => toast.info(msg, opts()),
+  success: (msg: string) => show('success', msg),
+  error: (msg: string) => show('error', msg),
+  info: (msg: string) => show('info', msg),
 };
+
+/** Called on every route change: the toast of the screen left behind goes, one raised for the new one stays. */
+export function clearToastsOnNavigation(now: number = Date.now()): void {
+  if (current && now - current.at > CARRIED_MS) {
+    toast.dismiss(current.id);
+    current = null;
+  }
+}

@@ -100,8 +100,8 @@ export default function ModifyPage() {
       });
     } catch (e) {
       if (e instanceof ApiError && e.code === 'INVALID_CREDENTIALS') {
+        // shown under the field; not toasted again (issue 13)
         setError('currentPassword', { message: t('account:modify.currentPasswordWrong') });
-        notify.error(t('account:modify.currentPasswordWrong'));
         return;
       }
       notify.error(errorText(e, 'account:modify.failed'));

@@ -67,8 +67,8 @@ export default function SignupPage() {
         await trigger(field);
         notify.success(t(`auth:signup.${kind}Available`));
       } else {
+        // shown under the field; not toasted again (issue 13)
         setError(field, { message: kind === 'id' ? 'ID_TAKEN' : 'NICKNAME_TAKEN' });
-        notify.error(t(`auth:signup.${kind}Taken`));
       }
     } catch (e) {
       notify.error(errorText(e, `auth:signup.${kind}CheckFailed`));
