@@ -16,6 +16,7 @@ import { installIdempotency } from './http/idempotency.ts';
 import { createDocTransform, finishDocument } from './http/openapi.ts';
 import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
 import { isWebRoute, serveWebApp } from './http/web.ts';
+import companyRoutes from './modules/company/routes.ts';
 import healthRoutes, { type Lifecycle } from './modules/health/routes.ts';
 import identityRoutes from './modules/identity/routes.ts';
 import marketRoutes from './modules/market/routes.ts';
@@ -147,6 +148,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(marketRoutes, deps);
   await app.register(opsRoutes, deps);
   await app.register(pricesRoutes, deps);
+  await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
 
   const webServed = opts.serveWeb !== false && (await serveWebApp(app, config.webDistDir));

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import type { CompanyInfo } from '@p2p/contract';
 import { z } from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -27,6 +28,11 @@ const schema = z.object({
   PRICE_PROVIDER: z.enum(['coingecko', 'upbit', 'static']).default('coingecko'),
   PRICE_FILE: z.string().optional(),
   PRICE_UPSTREAM_URL: z.string().optional(),
+  COMPANY_NAME: z.string().optional(),
+  COMPANY_CEO: z.string().optional(),
+  COMPANY_REG_NO: z.string().optional(),
+  COMPANY_VASP_NO: z.string().optional(),
+  COMPANY_SUPPORT: z.string().optional(),
   CHAIN_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
   XPUB_BTC: z.string().optional(),
   XPUB_ETH: z.string().optional(),
@@ -109,6 +115,8 @@ export interface Config {
   lookupPerIpPerHour: number;
   /** Wrong step-up passwords or codes per member per 15 minutes (DECISIONS §13); 0 = no limit. */
   stepUpMaxFailures: number;
+  /** The operator's business details shown in the footer (GET /api/v1/company); null = not configured. */
+  company: CompanyInfo;
   prices: {
     provider: 'coingecko' | 'upbit' | 'static';
     file: string | undefined;
@@ -208,6 +216,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
     stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
     prices: { provider: e.PRICE_PROVIDER, file: e.PRICE_FILE, upstreamUrl: e.PRICE_UPSTREAM_URL },
+    company: {
+      name: e.COMPANY_NAME?.trim() || null,
+      ceo: e.COMPANY_CEO?.trim() || null,
+      regNo: e.COMPANY_REG_NO?.trim() || null,
+      vaspNo: e.COMPANY_VASP_NO?.trim() || null,
+      support: e.COMPANY_SUPPORT?.trim() || null,
+    },
     chain: {
       network: e.CHAIN_NETWORK,
       xpubs: { BTC: e.XPUB_BTC, ETH: e.XPUB_ETH, XRP: e.XPUB_XRP, TRX: e.XPUB_TRX },

@@ -1,3 +1,4 @@
+export * from './company.ts';
 export * from './enums.ts';
 export * from './envelope.ts';
 export * from './errors.ts';

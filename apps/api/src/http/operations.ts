@@ -269,6 +269,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /api/v1/push/subscriptions': { operationId: 'subscribePush', errors: ['SERVICE_UNAVAILABLE'] },
   'DELETE /api/v1/push/subscriptions': { operationId: 'unsubscribePush' },
 
+  'GET /api/v1/company': {
+    operationId: 'getCompany',
+    summary:
+      "The operator's business details for the footer (name, CEO, registration and VASP numbers, support).",
+  },
   'GET /api/v1/prices': {
     operationId: 'getPrices',
     summary: 'Won prices and 24 h changes of every coin, cached and stale-tolerant.',
