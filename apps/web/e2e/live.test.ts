@@ -78,6 +78,8 @@ describe('live updates in the browser', () => {
   it('counts the seller’s notifications in the header without a reload, lists them and stores the SMS switch', async () => {
     const { seller, buyer } = await market();
     const { page, context, errors } = await newMobilePage(browser, server.baseUrl);
+    // under automation the app streams only when asked to (use-live-events.ts: networkidle waits elsewhere)
+    await context.addInitScript(() => window.localStorage.setItem('liveEvents', 'on'));
     try {
       await uiLogin(page, seller);
       // LISTING_APPROVED is already there

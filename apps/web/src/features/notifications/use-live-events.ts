@@ -30,6 +30,15 @@ export function backoffMs(failures: number): number {
 }
 
 /**
+ * False in a browser driven by automation (navigator.webdriver) unless the page opted in with
+ * localStorage `liveEvents` = `on`: a stream is a request that never ends, and browser tests that wait
+ * for the network to go quiet (networkidle) would wait for it forever. Real browsers always stream.
+ */
+function streamAllowed(): boolean {
+  return !navigator.webdriver || local.get('liveEvents') === 'on';
+}
+
+/**
  * Keeps one GET /api/v1/events stream open while the member is signed in (DECISIONS §12) with a
  * fetch-based SSE client (the bearer token goes in the Authorization header, which EventSource cannot
  * send), and invalidates the TanStack Query caches its events concern, so order screens, badges and lists
@@ -41,7 +50,7 @@ export function useLiveEvents(): void {
   const qc = useQueryClient();
   const signedIn = useSession((st) => Boolean(st.accessToken));
   useEffect(() => {
-    if (!signedIn) return;
+    if (!signedIn || !streamAllowed()) return;
     const ac = new AbortController();
     let failures = 0;
     let opened = false;
