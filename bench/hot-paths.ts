@@ -5,6 +5,7 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/hot-paths.ts
  *   BENCH_ROUNDS (3), BENCH_DURATION (8 s per measurement), BENCH_CONNECTIONS (32), BENCH_LISTINGS (2000),
+ *   BENCH_SELLERS (4: funded listings the purchases spread over),
  *   BENCH_PROFILE=1 (runs the API under `node --cpu-prof`, profiles in $TMPDIR/p2p-bench-profiles; see profile-top.mjs),
  *   BENCH_KEEP_DB=1 (keeps the database for EXPLAIN ANALYZE)
  *
@@ -47,6 +48,8 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const LISTINGS = Number(process.env.BENCH_LISTINGS ?? 2000);
 const PROFILE = process.env.BENCH_PROFILE === '1';
+/** Funded listings the purchases spread over: few = every order queues on a few hot listing rows. */
+const SELLERS = Number(process.env.BENCH_SELLERS ?? 4);
 
 interface Run {
   rps: number;
@@ -111,6 +114,36 @@ async function smokePurchase(apiUrl: string, b: Trader, order: string): Promise<
   await call('POST', '/buy-orders', order);
 }
 
+/**
+ * p50/p99 per route from the API's own histogram (bucket upper bounds): how the client-side latency splits
+ * over the four requests of a purchase, measured inside the server.
+ */
+async function routeLatency(apiUrl: string): Promise<string> {
+  const text = await (await fetch(`${apiUrl}/metrics`)).text();
+  const series = new Map<string, { le: number; n: number }[]>();
+  for (const line of text.split('\n')) {
+    const m = line.match(
+      /^http_request_duration_seconds_bucket\{le="([^"]+)",method="(\w+)",route="([^"]+)",status_code="(\d+)"\} (\d+)/,
+    );
+    if (!m || m[3] === '/metrics' || m[3] === '/readyz') continue;
+    const key = `${m[2]} ${m[3]} ${m[4]}`;
+    const list = series.get(key) ?? [];
+    list.push({ le: m[1] === '+Inf' ? Number.POSITIVE_INFINITY : Number(m[1]), n: Number(m[5]) });
+    series.set(key, list);
+  }
+  const q = (b: { le: number; n: number }[], p: number) => {
+    const total = b[b.length - 1]?.n ?? 0;
+    const hit = b.find((x) => x.n >= total * p);
+    return hit && Number.isFinite(hit.le) ? `<= ${hit.le * 1000} ms` : '> 10 s';
+  };
+  return [...series]
+    .map(
+      ([k, b]) =>
+        `  ${k.padEnd(40)} ${String(b[b.length - 1]?.n).padStart(7)}  p50 ${q(b, 0.5)}  p99 ${q(b, 0.99)}\n`,
+    )
+    .join('');
+}
+
 async function main(): Promise<void> {
   const fresh = await freshDatabase(base ?? '', 'bench');
   const env = {
@@ -150,7 +183,7 @@ async function main(): Promise<void> {
       },
     } as unknown as TestApp;
 
-    // The market: LISTINGS open listings by SQL (the list never reads the ledger), plus four funded sellers
+    // The market: LISTINGS open listings by SQL (the list never reads the ledger), plus SELLERS funded sellers
     // whose listings the buyers buy from through the real escrow.
     await sql`
       insert into members (login_id, nickname, name, country_code, phone_e164, password_hash)
@@ -168,7 +201,7 @@ async function main(): Promise<void> {
       from wallets w where w.address like 'bench-addr-%' order by w.id`.execute(dbh.db);
     const op = await operator(t);
     const listings: number[] = [];
-    for (let i = 0; i < 4; i++) {
+    for (let i = 0; i < SELLERS; i++) {
       const s = await trader(t, 'BTC', '100000', 'Park Younghee');
       listings.push(
         await openListing(t, s, op, { minQty: '0.001', maxQty: '100000', unitPriceKrw: BTC_PRICE }),
@@ -208,8 +241,12 @@ async function main(): Promise<void> {
     await waitReady(`${apiUrl}/readyz`, api);
     await waitReady(`${bareUrl}/bare`, bare);
 
+    // Buyer i's k-th order goes to listing (i + k) mod SELLERS: the buyers spread over the listings instead
+    // of all queueing on the same row at the same step.
     const orderBody = (b: Trader, k: number) =>
-      JSON.stringify(buyBody(listings[k % listings.length] ?? 0, 100_000, BTC_PRICE, b.wallet.id));
+      JSON.stringify(
+        buyBody(listings[(buyers.indexOf(b) + k) % listings.length] ?? 0, 100_000, BTC_PRICE, b.wallet.id),
+      );
     let next = 0;
     type Ctx = { buyer?: Trader; code?: string; k?: number };
     const buyerOf = (ctx: Ctx): Trader => {
@@ -309,6 +346,9 @@ async function main(): Promise<void> {
       );
       process.stdout.write(`${rows.slice(-4).join('\n')}\n`);
     }
+    process.stdout.write(
+      `\nserver-side latency by route over the whole run (the API's own /metrics):\n${await routeLatency(apiUrl)}`,
+    );
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
     process.stdout.write(
       `\n${CONNECTIONS} connections, ${DURATION} s each, ${ROUNDS} rounds, ${LISTINGS} open listings\n` +
