@@ -1,3 +1,4 @@
+export * from './address-format.ts';
 export * from './company.ts';
 export * from './enums.ts';
 export * from './envelope.ts';

@@ -1,3 +1,5 @@
+import { addressLooksValid } from '@p2p/contract/address-format.ts';
+import type { Coin } from '@p2p/contract/enums.ts';
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { groupDecimal, toUnits } from '@p2p/contract/money.ts';
 
@@ -35,12 +37,22 @@ export function withdrawAmountError(formatted: string, balance: string): Withdra
   return undefined;
 }
 
-/** The send button is disabled when the amount is empty or in error, no address is given, or it is sending. */
-export function canWithdraw(formatted: string, balance: string, address: string, sending: boolean): boolean {
+/**
+ * The send button is disabled when the amount is empty or in error, no address is given (or, with `coin`,
+ * one without the shape of that coin's addresses, issue 13), or it is sending.
+ */
+export function canWithdraw(
+  formatted: string,
+  balance: string,
+  address: string,
+  sending: boolean,
+  coin?: Coin,
+): boolean {
   return (
     !sending &&
     plainAmount(formatted) !== '' &&
     withdrawAmountError(formatted, balance) === undefined &&
-    address.trim() !== ''
+    address.trim() !== '' &&
+    (coin === undefined || addressLooksValid(coin, address))
   );
 }

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { CompanyDetails } from '../../../components/layout/CompanyDetails';
 import type { LegalDoc } from '../../../components/ui/TermsModal';
 import { paths } from '../../../config/paths';
 import s from '../home.module.css';
@@ -45,6 +46,7 @@ export function HomeFooter() {
           {t('footer.contact')}
         </Link>
       </nav>
+      <CompanyDetails />
       <p className={s.footerText}>{t('footer.hours')}</p>
       <p className={s.footerText}>{t('footer.notice')}</p>
       <p className={s.footerText}>{t('footer.copyright')}</p>

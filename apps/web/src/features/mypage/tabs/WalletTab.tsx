@@ -6,8 +6,8 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { paths } from '../../../config/paths';
-import { formatQty } from '../../../lib/format';
-import { useWallets } from '../../wallet';
+import { formatQty, formatWon } from '../../../lib/format';
+import { useWallets, useWonValues } from '../../wallet';
 import m from '../mypage.module.css';
 
 /**
@@ -21,10 +21,26 @@ export function WalletTab() {
   const list = wallets.data ?? [];
   const canCreate = wallets.isSuccess && list.length < COINS.length;
   const go = (path: string, walletId: number) => navigate(path, { state: { walletId } });
+  const won = useWonValues(wallets.data);
   return (
     <div className={m.stack} data-testid="wallet-tab">
       {wallets.isPending && <div className={m.empty}>{t('trade:list.loading')}</div>}
-      {wallets.isError && <div className={m.empty}>{t('wallets.error')}</div>}
+      {wallets.isError && (
+        <Card className={m.empty} data-testid="wallets-error">
+          <p role="alert">{t('wallets.error')}</p>
+          <Button variant="outline" size="small" onClick={() => void wallets.refetch()}>
+            {t('common:actions.retry')}
+          </Button>
+        </Card>
+      )}
+      {list.length > 0 && (
+        <Card className={m.kv} data-testid="wallets-total">
+          <span className={m.label}>{t('wallet:totalValue')}</span>
+          <strong className={m.value} data-testid="wallets-total-won">
+            {won.total === null ? '\u00a0' : t('wallet:wonValue', { won: formatWon(won.total) })}
+          </strong>
+        </Card>
+      )}
       {wallets.isSuccess && list.length === 0 && (
         <Card className={m.empty} data-testid="wallets-empty">
           {t('wallets.empty')}
@@ -51,6 +67,14 @@ export function WalletTab() {
             <span className={m.label}>{t('wallets.escrow')}</span>
             <span className={m.value} data-testid="wallet-item-escrow">
               {formatQty(w.escrowBalance, 8)} {w.coinCode}
+            </span>
+          </div>
+          <div className={m.kv}>
+            <span className={m.label}>{t('wallet:valueNote')}</span>
+            <span className={m.value} data-testid="wallet-item-won">
+              {won.byWallet.get(w.id) == null
+                ? '\u00a0'
+                : t('wallet:wonValue', { won: formatWon(won.byWallet.get(w.id) ?? 0) })}
             </span>
           </div>
           <div className={m.buttons3}>

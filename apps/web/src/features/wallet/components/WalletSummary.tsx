@@ -2,12 +2,17 @@ import type { Wallet } from '@p2p/contract';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
-import { formatQty } from '../../../lib/format';
+import { formatQty, formatWon } from '../../../lib/format';
 import w from '../wallet.module.css';
+import { useWonValues } from '../won-value';
 
-/** A wallet's coin, available balance (up to 8 decimals) and escrow held in listings (DECISIONS §4). */
+/**
+ * A wallet's coin, available balance (up to 8 decimals), escrow held in listings (DECISIONS §4) and the won
+ * value of the holding at the current rate (issue 13).
+ */
 export function WalletSummary({ wallet }: { wallet: Wallet }) {
   const { t } = useTranslation('wallet');
+  const won = useWonValues([wallet]).byWallet.get(wallet.id) ?? null;
   return (
     <Card className={w.summary} data-testid="wallet-summary">
       <div className={w.summaryHead}>
@@ -24,6 +29,9 @@ export function WalletSummary({ wallet }: { wallet: Wallet }) {
         </div>
         <div className={w.muted} data-testid="wallet-escrow">
           {t('escrow')} {formatQty(wallet.escrowBalance, 8)} {wallet.coinCode}
+        </div>
+        <div className={w.wonValue} data-testid="wallet-won">
+          {won === null ? '\u00a0' : t('wonValue', { won: formatWon(won) })}
         </div>
       </div>
     </Card>

@@ -1,4 +1,5 @@
 import { type DestType, fromUnits, type StepUp, toUnits } from '@p2p/contract';
+import { addressLooksValid } from '@p2p/contract/address-format.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -43,12 +44,19 @@ export default function WithdrawPage() {
   const [reviewing, setReviewing] = useState(false);
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string | undefined>();
+  // the server's refusal of the address, shown at the field until the address changes (issue 13)
+  const [addressRefused, setAddressRefused] = useState<string | undefined>();
   if (id === null || (wallets.isSuccess && !wallet)) return <Navigate to={paths.myInfo.path} replace />;
   if (!wallet) return <Page title={t('withdraw.title')}>{null}</Page>;
 
   const amountErr = withdrawAmountError(amount, wallet.balance);
+  const addressErr =
+    address.trim() && !addressLooksValid(wallet.coinCode, address)
+      ? t('addressInvalid', { coin: wallet.coinCode })
+      : addressRefused;
+  const ready = canWithdraw(amount, wallet.balance, address, send.isPending, wallet.coinCode);
   const submit = async (stepUp: StepUp) => {
-    if (!canWithdraw(amount, wallet.balance, address, send.isPending)) return;
+    if (!ready) return;
     try {
       await send.mutateAsync({
         fromWalletId: wallet.id,
@@ -66,11 +74,18 @@ export default function WithdrawPage() {
         return;
       }
       setReviewing(false);
+      if (
+        err instanceof ApiError &&
+        ['INVALID_ADDRESS', 'WALLET_NOT_FOUND', 'SELF_TRANSFER'].includes(err.code)
+      ) {
+        setAddressRefused(tradeErrorText(err, 'wallet:withdraw.failed'));
+        return;
+      }
       notify.error(tradeErrorText(err, 'wallet:withdraw.failed'));
     }
   };
   const openReview = () => {
-    if (!canWithdraw(amount, wallet.balance, address, send.isPending)) return;
+    if (!ready) return;
     setPassword('');
     setPasswordError(undefined);
     setReviewing(true);
@@ -106,7 +121,11 @@ export default function WithdrawPage() {
           placeholder={t('withdraw.addressPlaceholder')}
           autoComplete="off"
           spellCheck={false}
-          onChange={(e) => setAddress(e.target.value)}
+          onChange={(e) => {
+            setAddress(e.target.value);
+            setAddressRefused(undefined);
+          }}
+          error={addressErr}
           aside={
             <Button
               variant="outline"
@@ -150,12 +169,7 @@ export default function WithdrawPage() {
           </p>
         )}
       </Card>
-      <Button
-        block
-        disabled={!canWithdraw(amount, wallet.balance, address, send.isPending)}
-        onClick={openReview}
-        data-testid="withdraw-submit"
-      >
+      <Button block disabled={!ready} onClick={openReview} data-testid="withdraw-submit">
         {send.isPending ? t('withdraw.sending') : t('withdraw.review.open')}
       </Button>
       <Modal
@@ -204,7 +218,14 @@ export default function WithdrawPage() {
           />
         </div>
       </Modal>
-      <QrScannerModal open={scanning} onClose={() => setScanning(false)} onScan={setAddress} />
+      <QrScannerModal
+        open={scanning}
+        onClose={() => setScanning(false)}
+        onScan={(v) => {
+          setAddress(v);
+          setAddressRefused(undefined);
+        }}
+      />
     </Page>
   );
 }

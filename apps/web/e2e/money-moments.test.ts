@@ -1,0 +1,122 @@
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newMobilePage, SCREENSHOT_DIR, screenshot } from './support/browser.ts';
+import { type E2EServer, startE2EServer } from './support/server.ts';
+import { createWallet, fund, type Member, operatorToken, signedUpMember, uiLogin } from './trade-kit.ts';
+
+/**
+ * The screens at the money moments (issue 13): the operator's company details in the footer, the won value
+ * of holdings, and a withdrawal address checked at the field. Screenshots in kr, en and jp.
+ */
+let server: E2EServer;
+let browser: Browser;
+let member: Member;
+
+const LANGS = ['kr', 'en', 'jp'] as const;
+
+async function inLanguage(page: Page, lang: (typeof LANGS)[number]): Promise<void> {
+  await page.evaluate((l) => window.localStorage.setItem('language', l), lang);
+  await page.reload();
+}
+
+/** floor(qty x krw) in whole won, with bigint (the screens must show exactly this). */
+function won(qty: string, krw: number): string {
+  const [i = '0', f = ''] = qty.split('.');
+  const units = BigInt(i + f.padEnd(8, '0'));
+  return ((units * BigInt(krw)) / 10n ** 8n).toLocaleString('en-US');
+}
+
+beforeAll(async () => {
+  server = await startE2EServer({
+    COMPANY_NAME: '(주)코인마켓',
+    COMPANY_CEO: '홍길동',
+    COMPANY_REG_NO: '123-45-67890',
+    COMPANY_VASP_NO: '2024-001',
+    COMPANY_SUPPORT: '1588-0000',
+  });
+  browser = await launchBrowser();
+  const op = await operatorToken(server);
+  member = await signedUpMember(server);
+  const eth = await createWallet(server, member.token, 'ETH');
+  await fund(server, op, 'ETH', eth.address, '0.5');
+  const trx = await createWallet(server, member.token, 'TRX');
+  await fund(server, op, 'TRX', trx.address, '1234.5');
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+describe('screens at the money moments (issue 13)', () => {
+  it("the footer shows the operator's company details from configuration", async () => {
+    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    await page.goto('/');
+    for (const lang of LANGS) {
+      await inLanguage(page, lang);
+      await page.getByTestId('company-details').waitFor();
+      expect(await page.getByTestId('company-name').textContent()).toBe('(주)코인마켓');
+      expect(await page.getByTestId('company-vaspNo').textContent()).toBe('2024-001');
+      await page.getByTestId('company-details').scrollIntoViewIfNeeded();
+      await page.screenshot({
+        path: join(SCREENSHOT_DIR, `${lang}-footer-company.png`),
+        animations: 'disabled',
+      });
+    }
+    await inLanguage(page, 'kr');
+    const kr = (await page.getByTestId('company-details').textContent()) ?? '';
+    expect(kr).toContain('가상자산사업자 신고번호');
+    expect(kr).toContain('사업자등록번호');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('wallets show the won value of each holding and the total; a withdrawal address is checked at the field', async () => {
+    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    await uiLogin(page, member);
+    const prices = (await server.t.call<{ prices: { coin: string; krw: number }[] }>('GET', '/api/v1/prices'))
+      .body.returnData.prices;
+    const krw = (c: string) => prices.find((p) => p.coin === c)?.krw ?? 0;
+    const ethWon = won('0.5', krw('ETH'));
+    const trxWon = won('1234.5', krw('TRX'));
+    const total = (BigInt(ethWon.replaceAll(',', '')) + BigInt(trxWon.replaceAll(',', ''))).toLocaleString(
+      'en-US',
+    );
+
+    await page.goto('/myinfo');
+    await page.getByTestId('tab-wallet').click();
+    const eth = page.locator('[data-testid="wallet-item"][data-coin="ETH"]');
+    await expect.poll(() => eth.getByTestId('wallet-item-won').textContent()).toBe(`≈ ${ethWon} KRW`);
+    await expect.poll(() => page.getByTestId('wallets-total-won').textContent()).toBe(`≈ ${total} KRW`);
+    for (const lang of LANGS) {
+      await inLanguage(page, lang);
+      await page.getByTestId('tab-wallet').click();
+      await page.getByTestId('wallets-total-won').waitFor();
+      await expect.poll(() => page.getByTestId('wallets-total-won').textContent()).toContain(total);
+      await screenshot(page, 'wallets-won', lang);
+    }
+    await inLanguage(page, 'kr');
+    await page.getByTestId('tab-wallet').click();
+    await expect.poll(() => eth.getByTestId('wallet-item-won').textContent()).toBe(`≈ ${ethWon}원`);
+
+    await eth.getByTestId('wallet-send').click();
+    await page.getByTestId('wallet-won').waitFor();
+    await expect.poll(() => page.getByTestId('wallet-won').textContent()).toBe(`≈ ${ethWon}원`);
+    await page.getByTestId('withdraw-amount').fill('0.1');
+    await page.getByTestId('withdraw-address').fill('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7');
+    await page.getByText('ETH 주소 형식이 아닙니다. 주소를 다시 확인해주세요.').waitFor();
+    expect(await page.getByTestId('withdraw-submit').isDisabled()).toBe(true);
+    for (const lang of LANGS) {
+      await inLanguage(page, lang);
+      await page.getByTestId('withdraw-address').fill('0x52908400098527886E0F7030069857D2E4169E');
+      await page.getByTestId('withdraw-amount').fill('0.1');
+      await page.locator('[role="alert"]').first().waitFor();
+      await screenshot(page, 'withdraw-address-invalid', lang);
+    }
+    await page.getByTestId('withdraw-address').fill('0x52908400098527886E0F7030069857D2E4169EE7');
+    await expect.poll(() => page.getByTestId('withdraw-submit').isDisabled()).toBe(false);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
