@@ -1,6 +1,7 @@
 // The service worker (DECISIONS §16), built by vite-plugin-pwa in injectManifest mode: precaches the shell,
 // answers a navigation that fails for lack of network with /offline.html, caches the web font as it is used,
 // and never stores an API answer; the `push` handler at the end shows Web Push notifications.
+import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { registerRoute, setCatchHandler } from 'workbox-routing';
 import { CacheFirst, NetworkOnly } from 'workbox-strategies';
@@ -31,6 +32,8 @@ function isApi(pathname: string): boolean {
 
 cleanupOutdatedCaches();
 precacheAndRoute(self.__WB_MANIFEST);
+// The first install controls the open page at once; a later version waits for the prompt (SKIP_WAITING).
+clientsClaim();
 
 // Pages always come from the network, so a member never sees an old screen or someone's cached data;
 // without a network the offline page answers.

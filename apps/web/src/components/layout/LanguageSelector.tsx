@@ -47,11 +47,12 @@ export function LanguageSelector() {
         className={s.langButton}
         aria-haspopup="true"
         aria-expanded={open && !closing}
-        aria-label={t('common:language.label')}
         data-testid="language-button"
         onClick={() => (open ? close() : setOpen(true))}
       >
+        {/* The name starts with what is shown ("EN"), so voice control finds it (WCAG 2.5.3). */}
         {t(`common:language.short.${current}`)}
+        <span className="visually-hidden"> {t('common:language.label')}</span>
         <ChevronDown />
       </button>
       {open && (

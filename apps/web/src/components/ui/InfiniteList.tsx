@@ -61,6 +61,14 @@ export function InfiniteList<T>(p: Props<T>) {
       {items.map((item) => (
         <div key={p.keyOf(item)}>{p.renderItem(item)}</div>
       ))}
+      {/* The first page is on its way: card-shaped placeholders instead of a bare loading line. */}
+      {q.isPending && items.length === 0 && (
+        <div aria-hidden="true" data-testid="list-skeleton">
+          {[0, 1, 2].map((i) => (
+            <span key={i} className="skeleton" style={{ height: 112, marginBottom: 12 }} />
+          ))}
+        </div>
+      )}
       <div className={w.listStatus} role="status" data-testid={p.testId ? `${p.testId}-status` : undefined}>
         {status}
       </div>

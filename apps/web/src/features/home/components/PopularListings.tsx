@@ -86,9 +86,14 @@ export function PopularListings() {
           {t('best.more')}
         </Link>
       </div>
-      {listings.length === 0 ? (
+      {best.isPending ? (
+        // A card-shaped placeholder keeps the section's height while the listings load (no layout jump).
+        <div role="status" aria-label={t('common:loading')} data-testid="best-loading">
+          <span className="skeleton" style={{ height: 196 }} />
+        </div>
+      ) : listings.length === 0 ? (
         <div className={s.empty} data-testid="best-empty">
-          {best.isPending ? t('common:loading') : best.isError ? t('best.error') : t('best.empty')}
+          {best.isError ? t('best.error') : t('best.empty')}
         </div>
       ) : (
         <div className={s.viewport} ref={viewportRef}>
