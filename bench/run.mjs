@@ -6,7 +6,9 @@ const runs = [['node', ['bench/web-bundle.mjs']]];
 if (process.env.DATABASE_URL) {
   runs.push(['npx', ['tsx', 'bench/listings-keyset.ts']], ['npx', ['tsx', 'bench/hot-paths.ts']]);
 } else {
-  process.stdout.write('bench: DATABASE_URL unset, skipping listings-keyset and hot-paths (need PostgreSQL)\n');
+  process.stdout.write(
+    'bench: DATABASE_URL unset, skipping listings-keyset and hot-paths (need PostgreSQL)\n',
+  );
 }
 
 for (const [cmd, args] of runs) {
