@@ -38,6 +38,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** DECISIONS §15: send an Idempotency-Key, kept across retries of the same request (lib/idempotency.ts). */
   idempotent?: boolean;
+  /** Answer the body as a Blob instead of unwrapping an envelope (chat images, DECISIONS §12). */
+  blob?: boolean;
 }
 
 interface Envelope {
@@ -68,8 +70,11 @@ function fieldsOf(data: unknown): Record<string, string> {
 export async function send(method: string, path: string, opts: RequestOptions, token: string | null) {
   const signals = [AbortSignal.timeout(LIMITS.apiTimeoutMs)];
   if (opts.signal) signals.push(opts.signal);
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
+  const headers: Record<string, string> = { accept: opts.blob ? '*/*' : 'application/json' };
+  // a FormData body (multipart upload) sets its own content type with the boundary
+  const body =
+    opts.body instanceof FormData || opts.body === undefined ? opts.body : JSON.stringify(opts.body);
+  if (typeof body === 'string') headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   if (opts.idempotent) headers['idempotency-key'] = idempotencyKeyFor(method, path, opts.body);
   let res: Response;
@@ -77,13 +82,14 @@ export async function send(method: string, path: string, opts: RequestOptions, t
     res = await fetch(buildUrl(path, opts.query), {
       method,
       headers,
-      body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+      body,
       signal: AbortSignal.any(signals),
     });
   } catch (e) {
     const name = e instanceof Error ? e.name : '';
     throw new ApiError(name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK_ERROR', 0);
   }
+  if (opts.blob && res.ok) return res.blob();
   let env: Envelope | null = null;
   try {
     env = (await res.json()) as Envelope;

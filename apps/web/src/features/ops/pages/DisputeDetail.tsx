@@ -4,6 +4,8 @@ import { formatPhone } from '@p2p/contract/phone.ts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/Button';
+import { OrderChat } from '../../trade';
+import { OPS_CHAT_POLL_MS, opsChatClient } from '../api/chat';
 import { useOpsOrder } from '../api/disputes';
 import { cancelOrder, completeOrder, type OpsOrder } from '../api/orders';
 import { StatusBadge } from '../components/StatusBadge';
@@ -112,6 +114,9 @@ export default function DisputeDetail({ orderId }: { orderId: number }) {
         </section>
         <Party title={t('ops:disputes.buyerParty')} p={o.buyer} testId="party-buyer" />
         <Party title={t('ops:disputes.sellerParty')} p={o.seller} testId="party-seller" payIn />
+      </div>
+      <div className={d.chat}>
+        <OrderChat orderId={o.orderId} side="operator" client={opsChatClient} pollMs={OPS_CHAT_POLL_MS} />
       </div>
       <section className={d.panel}>
         <h2 className={d.panelTitle}>{t('ops:disputes.resolve')}</h2>

@@ -12,6 +12,7 @@ import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { completeBuyOrder } from '../api/complete-buy-order';
 import { orderQueries } from '../api/order-queries';
+import { OrderChat } from '../components/OrderChat';
 import { ProtocolDialog } from '../components/ProtocolDialog';
 import { StatusPanel } from '../components/StatusPanel';
 import { tradeErrorText } from '../error-text';
@@ -166,6 +167,7 @@ function ReleaseForm({ orderId }: { orderId: number }) {
       >
         {submitting ? t('proceed.submitting') : t('release.submit', { qty })}
       </Button>
+      <OrderChat orderId={orderId} side="seller" />
       <ProtocolDialog
         open={confirming}
         title={t('release.confirmTitle')}

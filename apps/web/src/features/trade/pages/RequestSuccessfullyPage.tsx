@@ -3,6 +3,7 @@ import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { paths } from '../../../config/paths';
+import { OrderChat } from '../components/OrderChat';
 import { BuyerOrderLive } from '../components/OrderViews';
 import { PurchaseReceipt, SellReceipt } from '../components/Receipts';
 import s from '../trade.module.css';
@@ -35,6 +36,7 @@ export default function RequestSuccessfullyPage() {
             initial={state.order}
             afterCancel={() => navigate(paths.transaction.path, { replace: true })}
           />
+          <OrderChat orderId={state.order.orderId} side="buyer" />
           <PurchaseReceipt order={state.order} reserve={state.purchaseType === 'reserve'} />
         </>
       ) : (

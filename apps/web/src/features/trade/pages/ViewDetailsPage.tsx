@@ -13,6 +13,7 @@ import { closeListing } from '../api/close-listing';
 import { getMySellListing } from '../api/get-my-listing';
 import { orderQueries } from '../api/order-queries';
 import { ListingDetailCard, OrderDetailCard } from '../components/DetailCards';
+import { OrderChat } from '../components/OrderChat';
 import { BuyerOrderLive, SellerOrderLive } from '../components/OrderViews';
 import type { DetailType } from '../components/StatusBadge';
 import { tradeErrorText } from '../error-text';
@@ -76,6 +77,7 @@ function PurchaseDetail({ id }: { id: number }) {
   return (
     <>
       <BuyerOrderLive orderId={id} afterCancel={toMyInfo} />
+      <OrderChat orderId={id} side="buyer" />
       <OrderDetailCard order={q.data} type="purchase" />
     </>
   );
@@ -89,6 +91,7 @@ function SellDetail({ id }: { id: number }) {
   return (
     <>
       <SellerOrderLive order={q.data} onMoved={() => void q.refetch()} afterCancel={toMyInfo} />
+      <OrderChat orderId={id} side="seller" />
       <OrderDetailCard order={q.data} type="sell-history" />
     </>
   );

@@ -1,0 +1,11 @@
+import type { ChatClient } from '../../trade';
+import { opsRequest } from './client';
+
+/**
+ * The order chat as the console reads it (DECISIONS §12): the member chat routes with the operator's token
+ * (operators read every order's chat and write while it is DISPUTED).
+ */
+export const opsChatClient: ChatClient = { name: 'ops', request: opsRequest };
+
+/** The console has no live stream yet: the dispute page rereads the chat this often. */
+export const OPS_CHAT_POLL_MS = 10_000;
