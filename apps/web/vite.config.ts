@@ -28,6 +28,26 @@ function locale(lang: string, ns: string): Record<string, Record<string, string>
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
+const PRETENDARD_CSS = new URL(
+  '../../node_modules/pretendard/dist/web/variable/pretendardvariable-dynamic-subset.css',
+  import.meta.url,
+);
+
+/** The indexes of the Pretendard dynamic subsets whose unicode-range holds a character of `text`. */
+function pretendardSubsetsFor(text: string): number[] {
+  const css = readFileSync(PRETENDARD_CSS, 'utf8');
+  const wanted = new Set([...text].filter((c) => c.trim()).map((c) => c.codePointAt(0) as number));
+  const found: number[] = [];
+  for (const m of css.matchAll(/subset\.(\d+)\.woff2[^}]*unicode-range:([^;}]+)/g)) {
+    const ranges = (m[2] ?? '').split(',').map((r) => r.trim().replace(/^U\+/i, '').split('-'));
+    const hit = [...wanted].some((cp) =>
+      ranges.some(([a, b]) => cp >= Number.parseInt(a ?? '', 16) && cp <= Number.parseInt(b ?? a ?? '', 16)),
+    );
+    if (hit) found.push(Number(m[1]));
+  }
+  return found;
+}
+
 /**
  * Writes the landing hero into index.html in the three languages (index.html's CSS shows the one of
  * <html lang>, which public/boot.js sets), so the largest text paints before any script runs
@@ -36,7 +56,7 @@ const escapeHtml = (s: string) =>
 function staticHero(): Plugin {
   return {
     name: 'static-hero',
-    transformIndexHtml(html) {
+    transformIndexHtml(html, ctx) {
       const span = (key: 'eyebrow' | 'title' | 'sub' | 'cta') =>
         LANGS.map(
           ([l, tag]) => `<span lang="${tag}">${escapeHtml(locale(l, 'home').hero?.[key] ?? '')}</span>`,
@@ -50,7 +70,21 @@ function staticHero(): Plugin {
         `<h1 class="hero-title">${span('title')}</h1><p class="hero-sub">${span('sub')}</p>` +
         `<span class="boot-cta">${span('cta')}</span></section></main></div>`;
       const description = escapeHtml(locale('en', 'home').hero?.sub ?? '');
-      return html.replace('%BOOT_HERO%', hero).replaceAll('%BOOT_DESCRIPTION%', description);
+      // The Pretendard subsets the Korean first screen draws, for boot.js to preload when the language is kr.
+      const krText = [
+        ...Object.values(locale('kr', 'home').hero ?? {}),
+        String(locale('kr', 'common').brand ?? ''),
+        ...Object.values(locale('kr', 'common').nav ?? {}),
+      ].join('');
+      const files = Object.keys(ctx.bundle ?? {});
+      const fonts = pretendardSubsetsFor(krText)
+        .map((i) => files.find((f) => f.includes(`PretendardVariable.subset.${i}-`)))
+        .filter((f): f is string => Boolean(f))
+        .map((f) => `/${f}`);
+      return html
+        .replace('%BOOT_HERO%', hero)
+        .replaceAll('%BOOT_DESCRIPTION%', description)
+        .replace('%BOOT_KR_FONTS%', fonts.join(' '));
     },
   };
 }
