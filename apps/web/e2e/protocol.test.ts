@@ -11,7 +11,6 @@ import {
   approvePending,
   createWallet,
   expectQty,
-  expectToast,
   fund,
   type Member,
   operatorToken,
@@ -88,7 +87,7 @@ async function buyThroughUi(server: E2EServer, p: Page, m: Member, krw: string) 
   await p.getByTestId('purchase-submit').click();
   await p.waitForURL((u) => u.pathname === '/verify');
   await p.getByTestId('verify-send').click();
-  await expectToast(p, '인증번호가 발송되었습니다.');
+  await seeToast(p, '인증번호가 발송되었습니다.');
   await p.getByTestId('verify-code').fill(await server.smsCode(m.phoneE164));
   await p.getByTestId('verify-submit').click();
 }
@@ -96,6 +95,14 @@ async function buyThroughUi(server: E2EServer, p: Page, m: Member, krw: string) 
 async function openOrder(p: Page, id: number, type: 'purchase' | 'sell-history') {
   await p.goto(`/view_details?id=${id}&type=${type}`);
   await p.getByTestId('status-panel').waitFor();
+}
+
+/**
+ * Waits for a toast with `text` (visible is enough: it closes by itself, and a click on a button under it
+ * waits until it has).
+ */
+async function seeToast(p: Page, text: string): Promise<void> {
+  await p.locator('.Toastify__toast').filter({ hasText: text }).first().waitFor();
 }
 
 const statusOf = (p: Page) => p.getByTestId('status-panel').getAttribute('data-status');
@@ -153,10 +160,10 @@ describe('the trade protocol in the browser (issue 11)', () => {
     expect(await p.getByTestId('pay-instruction').textContent()).toContain(m.buyer.name);
 
     await p.getByTestId('copy-account').click();
-    await expectToast(p, '계좌번호를 복사했어요.');
+    await seeToast(p, '계좌번호를 복사했어요.');
     expect(await p.evaluate(() => navigator.clipboard.readText())).toBe('11012345678');
     await p.getByTestId('copy-amount').click();
-    await expectToast(p, '금액을 복사했어요.');
+    await seeToast(p, '금액을 복사했어요.');
     expect(await p.evaluate(() => navigator.clipboard.readText())).toBe('50000');
     const box = await p.getByTestId('copy-amount').boundingBox();
     expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
@@ -194,7 +201,7 @@ describe('the trade protocol in the browser (issue 11)', () => {
     expect(await statusOf(p)).toBe('REQUESTED');
     await p.getByTestId('action-paid').click();
     await p.getByTestId('confirm-yes').click();
-    await expectToast(p, '판매자에게 입금을 알렸어요.');
+    await seeToast(p, '판매자에게 입금을 알렸어요.');
     await expect.poll(() => statusOf(p)).toBe('PAID');
     expect(await p.getByTestId('step-tracker').getAttribute('data-step')).toBe('2');
     expect(await p.getByTestId('pay-instruction').count()).toBe(0);
@@ -245,7 +252,7 @@ describe('the trade protocol in the browser (issue 11)', () => {
     expect(await s.getByTestId('release-sheet').textContent()).toContain('되돌릴 수 없어요');
     expect(await s.getByTestId('release-form').textContent()).toContain(m.buyer.name);
     await s.getByTestId('confirm-yes').click();
-    await expectToast(s, '거래가 완료되었습니다.');
+    await seeToast(s, '거래가 완료되었습니다.');
     await s.waitForURL((u) => u.pathname === '/myinfo');
 
     await openOrder(buyerPage, orderId, 'purchase');
@@ -268,7 +275,7 @@ describe('the trade protocol in the browser (issue 11)', () => {
     const sellerSays = 'No deposit of 100,000 won from this name arrived in my account by 15:00.';
     await s.getByTestId('dispute-statement').fill(sellerSays);
     await s.getByTestId('confirm-yes').click();
-    await expectToast(s, '분쟁을 신청했어요. 운영자가 확인해요.');
+    await seeToast(s, '분쟁을 신청했어요. 운영자가 확인해요.');
     await expect.poll(() => statusOf(s)).toBe('DISPUTED');
     expect(await s.getByTestId('order-actions').count()).toBe(0);
 
@@ -279,7 +286,7 @@ describe('the trade protocol in the browser (issue 11)', () => {
     const buyerSays = 'I sent 100,000 won from my own account; the bank shows it completed.';
     await b.getByTestId('dispute-statement').fill(buyerSays);
     await b.getByTestId('confirm-yes').click();
-    await expectToast(b, '입장을 보냈어요.');
+    await seeToast(b, '입장을 보냈어요.');
     await b.getByTestId('dispute-record').getByText(buyerSays).waitFor();
     expect(await b.getByTestId('action-statement').count()).toBe(0);
 
