@@ -19,6 +19,8 @@ export const LIMITS = {
   priceCacheMs: 600_000,
   apiTimeoutMs: 10_000,
   rehydrateTimeoutMs: 5_000,
+  /** SPEC §9: the QR scanner gives up after 10 s without a code (and says so, with a retry). */
+  qrDecodeTimeoutMs: 10_000,
   copyConfirmMs: 2_000,
   toastTradingMs: 2_000,
   toastDefaultMs: 5_000,

@@ -1,3 +1,4 @@
+import { LIMITS } from '@p2p/contract/limits.ts';
 import type QrScannerType from 'qr-scanner';
 import { type CSSProperties, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +15,8 @@ interface Props {
 const CLOSE_MS = 300;
 const MAX_SCANS_PER_SECOND = 25;
 
-export type CameraError = 'notFound' | 'denied' | 'startFailed';
+/** The camera texts of SPEC §8, and `timeout`: no code within the 10 s decode timeout of SPEC §9. */
+export type CameraError = 'notFound' | 'denied' | 'startFailed' | 'timeout';
 
 /** Maps a qr-scanner / getUserMedia failure to one of the three camera texts of SPEC §8. */
 export function cameraErrorOf(err: unknown): CameraError {
@@ -38,12 +40,15 @@ export function scanRegionOf(width: number, height: number) {
  * The QR scan screen (SPEC §2, §4, §9): a slide-up modal titled QR코드 스캔하기 with a back button and a
  * camera view inside a corner frame. Rear camera preferred, 25 scans/s, scan region two thirds of the
  * smaller video side; the camera stops on close; page scrolling is locked while open; 300 ms close.
+ * Without a code for 10 s (SPEC §9) the camera stops and the modal says so, with a retry (issue 13).
  */
 export function QrScannerModal({ open, onClose, onScan }: Props) {
   const { t } = useTranslation('trade');
   const video = useRef<HTMLVideoElement>(null);
   const [closing, setClosing] = useState(false);
   const [error, setError] = useState<CameraError | null>(null);
+  // Bumped by the retry button: starts the camera again.
+  const [attempt, setAttempt] = useState(0);
   const timer = useRef<number | undefined>(undefined);
   const scanned = useRef(false);
   // Callers pass inline callbacks: keep the latest in refs so the camera is not restarted on each render.
@@ -63,11 +68,13 @@ export function QrScannerModal({ open, onClose, onScan }: Props) {
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` (the retry button) starts the camera again
   useEffect(() => {
     if (!open || !video.current) return;
     const el = video.current;
     let scanner: QrScannerType | null = null;
     let cancelled = false;
+    let giveUp: number | undefined;
     scanned.current = false;
     setError(null);
     void (async () => {
@@ -79,6 +86,7 @@ export function QrScannerModal({ open, onClose, onScan }: Props) {
           (result) => {
             if (scanned.current) return;
             scanned.current = true;
+            window.clearTimeout(giveUp);
             scanner?.stop();
             handlers.current.onScan(result.data);
             close();
@@ -91,17 +99,24 @@ export function QrScannerModal({ open, onClose, onScan }: Props) {
           },
         );
         await scanner.start();
+        if (cancelled) return;
+        giveUp = window.setTimeout(() => {
+          if (scanned.current) return;
+          scanner?.stop();
+          setError('timeout');
+        }, LIMITS.qrDecodeTimeoutMs);
       } catch (err) {
         if (!cancelled) setError(cameraErrorOf(err));
       }
     })();
     return () => {
       cancelled = true;
+      window.clearTimeout(giveUp);
       // The camera must not stay on after the modal is gone (SPEC §4).
       scanner?.stop();
       scanner?.destroy();
     };
-  }, [open, close]);
+  }, [open, close, attempt]);
 
   if (!open) return null;
   const style = { '--modal-ms': `${CLOSE_MS}ms` } as CSSProperties;
@@ -150,6 +165,16 @@ export function QrScannerModal({ open, onClose, onScan }: Props) {
         <div className={w.scannerError} role={error ? 'alert' : undefined} data-testid="qr-error">
           {error ? t(`scanner.errors.${error}`) : ''}
         </div>
+        {(error === 'timeout' || error === 'startFailed') && (
+          <button
+            type="button"
+            className={w.scannerRetry}
+            onClick={() => setAttempt((n) => n + 1)}
+            data-testid="qr-retry"
+          >
+            {t('scanner.retry')}
+          </button>
+        )}
       </div>
     </div>
   );

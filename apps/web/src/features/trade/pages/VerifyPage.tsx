@@ -38,7 +38,21 @@ export default function VerifyPage() {
   const pv = usePhoneVerification(LIMITS.smsCodeTtlSec);
   const [code, setCode] = useState('');
   const [ordering, setOrdering] = useState(false);
+  // The check is good for 5 minutes (DECISIONS §10); after that a new code is asked for here (issue 13).
+  const [lapsed, setLapsed] = useState(false);
   const rejected = useRef(false);
+  const resetCheck = useRef(pv.reset);
+  resetCheck.current = pv.reset;
+  useEffect(() => {
+    if (!pv.verified) return;
+    setLapsed(false);
+    const id = window.setTimeout(() => {
+      resetCheck.current();
+      setCode('');
+      setLapsed(true);
+    }, LIMITS.purchaseVerifyWindowSec * 1000);
+    return () => window.clearTimeout(id);
+  }, [pv.verified]);
 
   const invalid = !state || !token || me.isError;
   useEffect(() => {
@@ -68,6 +82,8 @@ export default function VerifyPage() {
       if (err instanceof ApiError && err.code === 'PURCHASE_NOT_VERIFIED') {
         pv.reset();
         setCode('');
+        setLapsed(true); // said on the screen, next to the button that gets a new code
+        return;
       }
       notify.error(tradeErrorText(err, 'trade:verify.orderFailed'));
     } finally {
@@ -117,8 +133,16 @@ export default function VerifyPage() {
           placeholder={t('common:phone.codePlaceholder')}
           onChange={(e) => setCode(e.target.value.slice(0, LIMITS.smsCodeLength))}
           disabled={pv.verified}
-          hint={pv.verified ? t('common:phone.confirmed') : undefined}
-          hintTone="success"
+          hint={
+            pv.verified
+              ? t('common:phone.confirmed')
+              : lapsed
+                ? t('verify.lapsed')
+                : pv.sent && !pv.running
+                  ? t('verify.codeExpired')
+                  : undefined
+          }
+          hintTone={pv.verified ? 'success' : 'muted'}
           aside={
             <span className={uiStyles.timer} data-testid="verify-timer">
               {pv.running ? formatMmSs(pv.remaining) : ''}
