@@ -209,9 +209,12 @@ export async function startCluster(opts = {}) {
     await Promise.all(
       instances.map((i) => (i.exited ? undefined : new Promise((r) => i.child.once('exit', r)))),
     );
-    if (lb && lb.exitCode === null) {
+    // A Ctrl-C in the terminal reaches HAProxy too: it may be gone already (then exitCode stays null and
+    // signalCode is set, and waiting for its 'exit' would wait forever).
+    if (lb && lb.exitCode === null && lb.signalCode === null) {
+      const gone = new Promise((r) => lb.once('exit', r));
       lb.kill('SIGTERM');
-      await new Promise((r) => lb.once('exit', r));
+      await gone;
     }
     await dropDb?.().catch((err) => log(`cluster: could not drop the database: ${err.message}`));
     rmSync(work, { recursive: true, force: true });
