@@ -6,12 +6,13 @@ import m from '../mypage.module.css';
  * screen readers; nothing when zero.
  */
 export function WaitingBadge({ count, testId }: { count: number | undefined; testId: string }) {
-  const { t } = useTranslation('mypage');
+  // common, not mypage: the badge sits in the landing page's header, which loads only common and home
+  const { t } = useTranslation();
   if (!count) return null;
   return (
     <span className={m.badge} data-testid={testId}>
       <span aria-hidden="true">{count > 99 ? '99+' : count}</span>
-      <span className={m.srOnly}>{t('waiting.badge', { count })}</span>
+      <span className={m.srOnly}>{t('common:nav.waitingBadge', { count })}</span>
     </span>
   );
 }
