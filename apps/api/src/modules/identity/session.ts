@@ -6,7 +6,6 @@ import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import { checkOperatorTotp } from '../ops/totp.ts';
-import { checkOperatorTotp } from '../ops/totp.ts';
 import { sha256 } from './codes.ts';
 import type { IdentityLimits } from './limits.ts';
 import { hashPassword, verifyPassword } from './password.ts';
@@ -80,8 +79,6 @@ export async function login(
     .executeTakeFirst();
   const valid = await verifyPassword(member?.password_hash ?? (await equalizerHash()), body.password);
   if (!member || !valid) throw new AppError('INVALID_CREDENTIALS');
-  // Operators with a confirmed TOTP also need a code; asked only now, after a right password (DECISIONS §13).
-  if (member.role === 'OPERATOR') await checkOperatorTotp(deps, member.id, body.totpCode);
   // Operators with a confirmed TOTP also need a code; asked only now, after a right password (DECISIONS §13).
   if (member.role === 'OPERATOR') await checkOperatorTotp(deps, member.id, body.totpCode);
   await Promise.all([
