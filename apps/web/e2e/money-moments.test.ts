@@ -3,7 +3,15 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, newMobilePage, SCREENSHOT_DIR, screenshot } from './support/browser.ts';
 import { type E2EServer, startE2EServer } from './support/server.ts';
-import { createWallet, fund, type Member, operatorToken, signedUpMember, uiLogin } from './trade-kit.ts';
+import {
+  approvePending,
+  createWallet,
+  fund,
+  type Member,
+  operatorToken,
+  signedUpMember,
+  uiLogin,
+} from './trade-kit.ts';
 
 /**
  * The screens at the money moments (issue 13): the operator's company details in the footer, the won value
@@ -12,6 +20,7 @@ import { createWallet, fund, type Member, operatorToken, signedUpMember, uiLogin
 let server: E2EServer;
 let browser: Browser;
 let member: Member;
+let op: string;
 
 const LANGS = ['kr', 'en', 'jp'] as const;
 
@@ -36,7 +45,7 @@ beforeAll(async () => {
     COMPANY_SUPPORT: '1588-0000',
   });
   browser = await launchBrowser();
-  const op = await operatorToken(server);
+  op = await operatorToken(server);
   member = await signedUpMember(server);
   const eth = await createWallet(server, member.token, 'ETH');
   await fund(server, op, 'ETH', eth.address, '0.5');
@@ -68,6 +77,80 @@ describe('screens at the money moments (issue 13)', () => {
     const kr = (await page.getByTestId('company-details').textContent()) ?? '';
     expect(kr).toContain('가상자산사업자 신고번호');
     expect(kr).toContain('사업자등록번호');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the sell form shows balance, market price and total; errors sit at their field; the receipt and lists speak as a seller', async () => {
+    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    await uiLogin(page, member);
+    await inLanguage(page, 'kr');
+    await page.goto('/sell');
+    await page.getByTestId('sell-coin-ETH').click();
+    await expect.poll(() => page.getByTestId('sell-available').textContent()).toBe('보유 0.5 ETH');
+    await expect
+      .poll(() => page.getByTestId('sell-market').textContent())
+      .toMatch(/^시세 [\d,]+원 \(참고\)$/);
+    await page.getByTestId('sell-max').fill('0.4');
+    await page.getByTestId('sell-price').fill('5000000');
+    await page.getByText('최대 수량을 모두 팔면 2,000,000원').waitFor();
+
+    // A missing field: the message is next to the field, and the field is brought into view.
+    await page.getByTestId('sell-account').fill('');
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.getByTestId('sell-submit').click();
+    const minField = page.getByTestId('sell-min');
+    await expect.poll(() => minField.getAttribute('aria-invalid')).toBe('true');
+    await expect
+      .poll(() =>
+        minField.evaluate(
+          (el) => el.getBoundingClientRect().top > 0 && el.getBoundingClientRect().bottom < 844,
+        ),
+      )
+      .toBe(true);
+    for (const lang of LANGS) {
+      await inLanguage(page, lang);
+      await page.getByTestId('sell-coin-ETH').click();
+      await page.getByTestId('sell-max').fill('0.4');
+      await page.getByTestId('sell-price').fill('5000000');
+      await page.getByTestId('sell-market').filter({ hasText: /\d/ }).waitFor();
+      await screenshot(page, 'sell-form', lang);
+    }
+    await inLanguage(page, 'kr');
+    await page.getByTestId('sell-coin-ETH').click();
+    await page.getByTestId('sell-min').fill('0.1');
+    await page.getByTestId('sell-max').fill('0.4');
+    await page.getByTestId('sell-price').fill('5000000');
+    await page.getByTestId('sell-bank').selectOption('신한은행');
+    await page.getByTestId('sell-account').fill('11012345678');
+    await page.getByTestId('sell-submit').click();
+    await page.waitForURL((u) => u.pathname === '/request_successfully');
+    expect(await page.getByTestId('receipt-review').textContent()).toContain(
+      '판매 요청됨: 운영자 검토를 기다리고 있어요.',
+    );
+    expect(await page.getByTestId('receipt-review').textContent()).toContain('1시간');
+    await screenshot(page, 'sell-receipt', 'kr');
+
+    await page.goto('/myinfo');
+    await page.getByTestId('tab-sellRegister').click();
+    await expect.poll(() => page.getByTestId('status-badge').first().textContent()).toBe('판매 요청됨');
+
+    // The trade list keeps coin and sort in the URL across a purchase and back, and for the session.
+    await approvePending(server, op);
+    await page.goto('/transaction?coin=eth&sort=PRICE_DESC');
+    await expect.poll(() => page.getByTestId('coin-tab-ETH').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('sort').inputValue()).toBe('PRICE_DESC');
+    await page.getByTestId('coin-tab-TRX').click();
+    await expect.poll(() => new URL(page.url()).search).toBe('?coin=trx&sort=PRICE_DESC');
+    await page.getByTestId('coin-tab-ETH').click();
+    await page.getByTestId('buy-instant').first().click();
+    await page.waitForURL((u) => u.pathname === '/purchase');
+    await page.goBack();
+    await page.waitForURL((u) => u.pathname === '/transaction');
+    expect(new URL(page.url()).search).toBe('?coin=eth&sort=PRICE_DESC');
+    await page.goto('/transaction');
+    await expect.poll(() => page.getByTestId('coin-tab-ETH').getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByTestId('sort').inputValue()).toBe('PRICE_DESC');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -92,6 +92,44 @@ describe('no dead ends (issue 13)', () => {
     await context.close();
   });
 
+  it('the purchase form says what it does: +1만 quick amounts, 만원 readout, the minimum restated, why the button waits', async () => {
+    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    await uiLogin(page, buyer);
+    await page.evaluate(() => window.localStorage.setItem('language', 'kr'));
+    await page.goto('/transaction');
+    await page.getByTestId('buy-instant').first().click();
+    await page.waitForURL((u) => u.pathname === '/purchase');
+    expect(await page.getByTestId('quick-10000').textContent()).toBe('+1만');
+    expect(await page.getByTestId('purchase-submit').isDisabled()).toBe(true);
+    expect(await page.getByTestId('purchase-why').textContent()).toBe('구매 금액을 입력해주세요.');
+    expect(await page.getByTestId('receive-note').textContent()).toBe('최소 구매 금액 10,000원');
+
+    await page.getByTestId('purchase-amount').fill('5000');
+    // said at the amount field, so the line under the button stays empty rather than repeating it
+    await page.getByText('최소 구매 금액 보다 적습니다. 최소 구매 금액은 10,000원입니다.').waitFor();
+    expect(await page.getByTestId('purchase-why').textContent()).toBe('');
+    expect(await page.getByTestId('purchase-submit').isDisabled()).toBe(true);
+    await page.getByTestId('quick-reset').click();
+    for (const q of ['1000000', '1000000', '10000']) await page.getByTestId(`quick-${q}`).click();
+    expect(await page.getByTestId('purchase-amount').inputValue()).toBe('2,010,000');
+    await page.getByText('201만원', { exact: true }).waitFor();
+    expect(await page.getByTestId('receive-qty').textContent()).toContain('0.201');
+    expect(await page.getByTestId('receive-note').textContent()).toBe(
+      '2,010,000원 ÷ 10,000,000원, 소수점 4자리까지 받고 나머지는 버립니다.',
+    );
+    expect(await page.getByTestId('purchase-why').textContent()).toBe('');
+    expect(await page.getByTestId('purchase-submit').isDisabled()).toBe(false);
+    for (const lang of ['kr', 'en', 'jp'] as const) {
+      await page.evaluate((l) => window.localStorage.setItem('language', l), lang);
+      await page.reload();
+      await page.getByTestId('purchase-amount').fill('2010000');
+      await page.getByTestId('receive-note').waitFor();
+      await screenshot(page, 'purchase-readout', lang);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('the QR scanner stops after 10 s without a code, says so and offers a retry', async () => {
     // A fake camera that shows no QR code.
     const camBrowser = await chromium.launch({

@@ -150,11 +150,11 @@ describe('trade in the browser (issue 5)', () => {
     await shootBoth(p, 'transaction', 'listing-card');
 
     await buy(p, 'instant', '9600000', 'purchase-instant');
-    await p.getByText('1회 최대 구매 금액은 950만원까지입니다.').waitFor();
+    await p.getByText('1회 최대 구매 금액은 950만원까지입니다.').first().waitFor();
     expect(await p.getByTestId('purchase-submit').isDisabled()).toBe(true);
     await p.getByTestId('quick-reset').click();
     await p.getByTestId('purchase-amount').fill('5000');
-    await p.getByText('최소 구매 금액 보다 적습니다.').waitFor();
+    await p.getByText('최소 구매 금액 보다 적습니다.').first().waitFor();
     await p.getByTestId('quick-reset').click();
     await p.getByTestId('quick-10000').click();
     await p.getByTestId('quick-50000').click();
@@ -241,7 +241,8 @@ describe('trade in the browser (issue 5)', () => {
     await shootBoth(s, 'myinfo-sell-history', 'history-sell-history');
     await openDetail(s, 'sellHistory', 'sell-history', toCancel);
     await s.getByTestId('status-badge').waitFor();
-    expect(await s.getByTestId('status-badge').textContent()).toBe('구매취소');
+    // the seller's list in seller words (issue 13)
+    expect(await s.getByTestId('status-badge').textContent()).toBe('구매자 취소');
     expect(await s.getByTestId('order-actions').count()).toBe(0);
     await openDetail(s, 'sellHistory', 'sell-history', reserved);
     await shootBoth(s, 'details-sell-history', 'action-complete');
@@ -285,7 +286,7 @@ describe('trade in the browser (issue 5)', () => {
     await s.waitForURL((u) => u.pathname === '/myinfo');
     await openDetail(s, 'sellHistory', 'sell-history', instant);
     expect(await s.getByTestId('detail-txid').textContent()).toBe('0xe2etxid123');
-    expect(await s.getByTestId('status-badge').textContent()).toBe('구매완료');
+    expect(await s.getByTestId('status-badge').textContent()).toBe('판매 완료');
 
     await s.goto('/myinfo');
     await s.getByTestId('tab-sellRegister').click();

@@ -1,6 +1,7 @@
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { useTranslation } from 'react-i18next';
 import { TextField } from '../../../components/ui/TextField';
+import { formatManwon } from '../../../lib/format';
 import { addQuickAmount, formatKrwInput, parseKrwInput } from '../purchase-rules';
 import s from '../trade.module.css';
 
@@ -10,9 +11,12 @@ interface Props {
   error?: string;
 }
 
-/** The purchase amount: direct input with thousands separators, quick-add 1만..100만 and reset (SPEC §2). */
+/**
+ * The purchase amount: direct input with thousands separators, quick-add +1만..+100만 and reset (SPEC §2);
+ * from 10,000 won the amount is also read out in 만원 (issue 13: 201만원), where the error would be.
+ */
 export function AmountField({ krw, onChange, error }: Props) {
-  const { t } = useTranslation('trade');
+  const { t, i18n } = useTranslation('trade');
   return (
     <div className={s.stack}>
       <TextField
@@ -23,6 +27,7 @@ export function AmountField({ krw, onChange, error }: Props) {
         value={formatKrwInput(krw)}
         onChange={(e) => onChange(parseKrwInput(e.target.value))}
         error={error}
+        hint={krw >= 10_000 ? formatManwon(krw, i18n.language) : undefined}
         aside={
           <span className={s.muted} style={{ alignSelf: 'center' }}>
             {t('wonUnit')}

@@ -101,7 +101,7 @@ export function SellReceipt({ listing }: { listing: SellListingDetail }) {
         </KeyValueList>
       </Card>
       <ul className={s.notice}>
-        <li>{t('receipt.notice.review')}</li>
+        <li data-testid="receipt-review">{t('receipt.notice.review')}</li>
         <li>{t('receipt.notice.escrow')}</li>
       </ul>
     </>

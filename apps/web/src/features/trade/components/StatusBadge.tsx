@@ -4,9 +4,13 @@ import s from '../trade.module.css';
 /** The three detail/history types of SPEC §2 /view_details. */
 export type DetailType = 'purchase' | 'sell-register' | 'sell-history';
 
-/** The i18n key of a status label (SPEC §4): REJECTED reads differently in each list. */
+/**
+ * The i18n key of a status label (SPEC §4): REJECTED reads differently in each list, and the seller's lists
+ * say what happened to the sale (판매 완료, 판매 취소), not the buyer's words (issue 13).
+ */
 export function statusKey(status: string, type: DetailType): string {
   if (status === 'REJECTED') return `status.REJECTED_${type.replace('-', '_')}`;
+  if (type !== 'purchase' && (status === 'COMPLETED' || status === 'CANCELED')) return `status.${status}_sell`;
   return `status.${status}`;
 }
 

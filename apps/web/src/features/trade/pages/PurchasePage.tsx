@@ -9,7 +9,7 @@ import { QrScannerModal } from '../../../components/ui/QrScannerModal';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
-import { formatQty } from '../../../lib/format';
+import { formatQty, formatWon } from '../../../lib/format';
 import { useWallets } from '../../wallet';
 import { AmountField } from '../components/AmountField';
 import { ListingSummary } from '../components/ListingSummary';
@@ -76,7 +76,7 @@ export default function PurchasePage() {
         <AmountField
           krw={krw}
           onChange={setKrw}
-          error={amountErr ? t(`purchase.errors.${amountErr}`) : undefined}
+          error={amountErr ? t(`purchase.errors.${amountErr}`, { min: formatWon(minKrw) }) : undefined}
         />
         <div className={s.stack}>
           <span className={s.muted}>{t('purchase.receiveQty')}</span>
@@ -84,6 +84,12 @@ export default function PurchasePage() {
             <span>{formatQty(receiveQtyOf(krw, listing.unitPriceKrw))}</span>
             <span className={s.muted}>{listing.coinCode}</span>
           </div>
+          {/* what the rounding down to 4 decimals keeps (issue 13) */}
+          <span className={s.muted} style={{ wordBreak: 'keep-all' }} data-testid="receive-note">
+            {krw > 0
+              ? t('purchase.receiveNote', { krw: formatWon(krw), price: formatWon(listing.unitPriceKrw) })
+              : t('purchase.minLine', { min: formatWon(minKrw) })}
+          </span>
         </div>
       </Card>
       <Card className={s.form}>
@@ -144,9 +150,24 @@ export default function PurchasePage() {
         <li>{t('purchase.notice.depositorName')}</li>
         <li>{t('purchase.notice.verify')}</li>
       </ul>
-      <Button block onClick={submit} disabled={Boolean(blocker)} data-testid="purchase-submit">
+      <Button
+        block
+        onClick={submit}
+        disabled={Boolean(blocker)}
+        aria-describedby="purchase-why"
+        data-testid="purchase-submit"
+      >
         {t('purchase.submit')}
       </Button>
+      {/* a disabled button says why (issue 13), unless its field already does; the line is always there */}
+      <p
+        id="purchase-why"
+        className={s.muted}
+        style={{ minHeight: 20, margin: '8px 0 0', textAlign: 'center' }}
+        data-testid="purchase-why"
+      >
+        {blocker && blocker !== amountErr && blocker !== 'NO_WALLET' ? t(`purchase.errors.${blocker}`) : ''}
+      </p>
       <QrScannerModal open={scanning} onClose={() => setScanning(false)} onScan={setAddress} />
     </Page>
   );

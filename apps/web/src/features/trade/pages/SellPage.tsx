@@ -12,9 +12,11 @@ import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks';
+import { formatQty, formatWon } from '../../../lib/format';
 import { useMe } from '../../../lib/me';
 import { notify } from '../../../lib/toast';
-import { useCreateWallet, useWallets } from '../../wallet';
+import { usePrices } from '../../home/api/get-prices';
+import { useCreateWallet, useWallets, wonValueOf } from '../../wallet';
 import { useCreateListing } from '../api/create-listing';
 import { tradeErrorText } from '../error-text';
 import { countryKey } from '../purchase-rules';
@@ -44,6 +46,11 @@ export default function SellPage() {
   const [accountNo, setAccountNo] = useState(me?.accountNo ?? '');
   const [error, setError] = useState<string | undefined>();
   const wallet = wallets.data?.find((w) => w.coinCode === coin && w.status === 'ACTIVE');
+  // For reference while pricing (issue 13): what the seller holds, the market rate and what it all comes to.
+  const marketKrw = usePrices().data?.prices.find((p) => p.coin === coin)?.krw;
+  const unitPrice = parsePrice(price);
+  const maxPlain = maxQty.replace(/\.$/, '');
+  const totalKrw = maxPlain && unitPrice > 0 ? wonValueOf(maxPlain, unitPrice) : null;
 
   const generate = async () => {
     try {
@@ -67,6 +74,12 @@ export default function SellPage() {
     setError(code);
     if (code || !wallet) {
       if (code) notify.error(t(`sell.errors.${code}`));
+      // the message sits next to its field: bring that field into view (issue 13)
+      requestAnimationFrame(() =>
+        document
+          .querySelector('[aria-invalid="true"], [data-sell-error="true"]')
+          ?.scrollIntoView({ block: 'center' }),
+      );
       return;
     }
     try {
@@ -119,9 +132,21 @@ export default function SellPage() {
               {t('sell.generateWallet')}
             </Button>
           )}
-          <span className={s.muted} style={{ minHeight: 18, fontSize: 12, color: 'var(--color-danger)' }}>
+          <span
+            className={s.muted}
+            style={{ minHeight: 18, fontSize: 12, color: 'var(--color-danger)' }}
+            data-sell-error={errText(['WALLET_REQUIRED']) ? 'true' : undefined}
+          >
             {errText(['WALLET_REQUIRED'])}
           </span>
+          <div className={s.muted} style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
+            <span data-testid="sell-available">
+              {t('sell.available', { qty: wallet ? formatQty(wallet.balance, 8) : '0', coin })}
+            </span>
+            <span data-testid="sell-market">
+              {marketKrw === undefined ? '' : t('sell.market', { krw: formatWon(marketKrw) })}
+            </span>
+          </div>
         </div>
       </Card>
       <Card className={s.form}>
@@ -151,6 +176,7 @@ export default function SellPage() {
           value={price}
           placeholder="0"
           onChange={(e) => setPrice(sanitizePrice(e.target.value))}
+          hint={totalKrw === null ? undefined : t('sell.total', { krw: formatWon(totalKrw) })}
           aside={
             <span className={s.muted} style={{ alignSelf: 'center' }}>
               {t('wonUnit')}

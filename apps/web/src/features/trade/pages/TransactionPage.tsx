@@ -1,33 +1,74 @@
 import type { TradeListing } from '@p2p/contract';
 import { COINS, type Coin, LISTING_SORTS, type ListingSort } from '@p2p/contract/enums.ts';
-import { useState } from 'react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate, useNavigationType, useSearchParams } from 'react-router';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { paths } from '../../../config/paths';
+import { session } from '../../../lib/storage';
 import { useTradeListings } from '../api/get-trade-listings';
 import { ListingCard, type PurchaseType } from '../components/ListingCard';
 import s from '../trade.module.css';
 
 type CoinTab = Coin | 'all';
 
+/** sessionStorage: the list's last coin/sort query and scroll offset, for the way back from a purchase. */
+const LIST_KEY = 'tradeListView';
+
+function coinOf(v: string | null): CoinTab {
+  const up = (v ?? '').toUpperCase();
+  return (COINS as readonly string[]).includes(up) ? (up as Coin) : 'all';
+}
+
+function sortOf(v: string | null): ListingSort {
+  return (LISTING_SORTS as readonly string[]).includes(v ?? '') ? (v as ListingSort) : 'CREATED_DESC';
+}
+
 /**
  * /transaction (SPEC §2): title 거래, banner and 판매 등록하기, coin tabs, 총 N건, the three sorts and the
  * listing cards with infinite scroll (TanStack useInfiniteQuery, next page within 100 px of the bottom).
+ * Coin and sort live in the URL (?coin=btc&sort=PRICE_ASC, the names of SPEC §2), and the list comes back
+ * where it was after a purchase: the last query and scroll offset are kept for the browser session (issue 13).
  */
 export default function TransactionPage() {
   const { t } = useTranslation('trade');
   const navigate = useNavigate();
-  const [coin, setCoin] = useState<CoinTab>('all');
-  const [sort, setSort] = useState<ListingSort>('CREATED_DESC');
+  const navigationType = useNavigationType();
+  const [params, setParams] = useSearchParams();
+  const saved = JSON.parse(session.get(LIST_KEY) ?? '{}') as { search?: string; scrollY?: number };
+  // Arriving without a query (the receipt's confirm, the header) brings back the last one of this session.
+  const effective =
+    params.has('coin') || params.has('sort') ? params : new URLSearchParams(saved.search ?? '');
+  const coin = coinOf(effective.get('coin'));
+  const sort = sortOf(effective.get('sort'));
   const q = useTradeListings(coin, sort);
+  const setView = (next: { coin?: CoinTab; sort?: ListingSort }) => {
+    const c = next.coin ?? coin;
+    const so = next.sort ?? sort;
+    setParams({ coin: c.toLowerCase(), sort: so }, { replace: true });
+  };
+  const search = `coin=${coin.toLowerCase()}&sort=${sort}`;
+  useEffect(() => {
+    const prev = JSON.parse(session.get(LIST_KEY) ?? '{}') as object;
+    session.set(LIST_KEY, JSON.stringify({ ...prev, search }));
+  }, [search]);
+  const loaded = q.isSuccess;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the list is back after a purchase
+  useEffect(() => {
+    if (!loaded || !saved.scrollY || navigationType === 'PUSH') return;
+    // after the root layout's scroll to the top of the new route (SPEC §2)
+    const id = requestAnimationFrame(() => window.scrollTo(0, saved.scrollY ?? 0));
+    return () => cancelAnimationFrame(id);
+  }, [loaded]);
   const total = q.data?.pages[0]?.totalCount ?? 0;
 
-  const buy = (listing: TradeListing, purchaseType: PurchaseType) =>
+  const buy = (listing: TradeListing, purchaseType: PurchaseType) => {
+    session.set(LIST_KEY, JSON.stringify({ search, scrollY: window.scrollY }));
     navigate(paths.purchase.path, { state: { tradeData: listing, purchaseType } });
+  };
 
   return (
     <Page title={t('list.title')}>
@@ -40,7 +81,7 @@ export default function TransactionPage() {
       <SegmentedControl<CoinTab>
         label={t('list.coinFilter')}
         value={coin}
-        onChange={setCoin}
+        onChange={(c) => setView({ coin: c })}
         options={[{ value: 'all', label: t('list.all') }, ...COINS.map((c) => ({ value: c, label: c }))]}
         testId="coin-tab"
       />
@@ -51,7 +92,7 @@ export default function TransactionPage() {
         <select
           className={s.sortSelect}
           value={sort}
-          onChange={(e) => setSort(e.target.value as ListingSort)}
+          onChange={(e) => setView({ sort: sortOf(e.target.value) })}
           aria-label={t('list.sortLabel')}
           data-testid="sort"
         >

@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { formatManwon } from './format';
+
+describe('formatManwon (issue 13: amounts over 10,000 won read in 만원)', () => {
+  it('reads won in 만 units in Korean and Japanese, compact in English', () => {
+    expect(formatManwon(2_010_000, 'kr')).toBe('201만원');
+    expect(formatManwon(12_345_678, 'kr')).toBe('1,234만 5,678원');
+    expect(formatManwon(10_000, 'kr')).toBe('1만원');
+    expect(formatManwon(9_500_000, 'jp')).toBe('950万ウォン');
+    expect(formatManwon(2_015_000, 'jp')).toBe('201万5,000ウォン');
+    expect(formatManwon(2_010_000, 'en')).toBe('2.01M KRW');
+    expect(formatManwon(50_000, 'en')).toBe('50K KRW');
+  });
+});
