@@ -10,7 +10,8 @@ export type DetailType = 'purchase' | 'sell-register' | 'sell-history';
  */
 export function statusKey(status: string, type: DetailType): string {
   if (status === 'REJECTED') return `status.REJECTED_${type.replace('-', '_')}`;
-  if (type !== 'purchase' && (status === 'COMPLETED' || status === 'CANCELED')) return `status.${status}_sell`;
+  if (type !== 'purchase' && (status === 'COMPLETED' || status === 'CANCELED'))
+    return `status.${status}_sell`;
   return `status.${status}`;
 }
 
