@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage } from './support/browser.ts';
+import { launchBrowser, newMobilePage, screenshot } from './support/browser.ts';
 import { loginViaUi, newMember, signupViaApi, waitForPath } from './support/flows.ts';
 import { type E2EServer, startE2EServer } from './support/server.ts';
 
@@ -211,6 +211,7 @@ describe('identity screens against the real API (issue 4)', () => {
     await expect
       .poll(() => page.getByTestId('login-reason').textContent())
       .toBe('토큰 갱신에 실패했습니다. 인증이 만료되었습니다. 다시 로그인해주세요.');
+    await screenshot(page, 'login-session-ended', 'kr', { idle: false });
     expect(
       await page.evaluate(() => [localStorage.getItem('accessToken'), localStorage.getItem('language')]),
     ).toEqual([null, 'kr']);

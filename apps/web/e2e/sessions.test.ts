@@ -1,6 +1,6 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, setStoredLanguage } from './support/browser.ts';
+import { launchBrowser, newMobilePage, screenshot, setStoredLanguage } from './support/browser.ts';
 import { loginViaUi, signupViaApi, waitForPath } from './support/flows.ts';
 import { type E2EServer, startE2EServer } from './support/server.ts';
 
@@ -16,6 +16,19 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
+
+/** Screenshots the screen in kr, en and jp (reloads keep the history state), then returns to en. */
+async function shootAll(page: Page, name: string, ready: string): Promise<void> {
+  for (const lang of ['kr', 'en', 'jp'] as const) {
+    await page.evaluate((l) => window.localStorage.setItem('language', l), lang);
+    await page.reload();
+    await page.getByTestId(ready).waitFor();
+    await screenshot(page, name, lang, { idle: false });
+  }
+  await page.evaluate(() => window.localStorage.setItem('language', 'en'));
+  await page.reload();
+  await page.getByTestId(ready).waitFor();
+}
 
 /** Tokens of a fresh member, logged in through the API. */
 async function tokensOf(loginId: string, password: string) {
@@ -87,6 +100,7 @@ describe('sessions at app start and when they end (SPEC §4, §8; issue 13)', ()
     await page.goto('/account');
     await waitForPath(page, '/login');
     expect(await page.getByTestId('login-reason').textContent()).toBe('Login required.');
+    await shootAll(page, 'login-required', 'login-reason');
 
     // The first profile load fails at the network: 'failed to load user info' and a retry, not a logout.
     let failProfile = true;
@@ -98,6 +112,7 @@ describe('sessions at app start and when they end (SPEC §4, §8; issue 13)', ()
     await waitForPath(page, '/account');
     await page.getByTestId('profile-failed').waitFor();
     expect(await page.getByTestId('profile-failed').textContent()).toBe('Failed to load user info.');
+    await shootAll(page, 'profile-failed', 'profile-failed');
     failProfile = false;
     await page.getByTestId('profile-retry').click();
     await expect.poll(() => page.getByTestId('acc-nickname').textContent()).toBe(m.nickname);
