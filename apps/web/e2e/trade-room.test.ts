@@ -42,6 +42,7 @@ let s: Page;
 /** A second tab of the seller on the home page, whose header shows the unread badge. */
 let sHome: Page;
 let orderId = 0;
+let op = '';
 const errors: string[] = [];
 
 /** A receipt-like PNG (white slip with a blue band) made with sharp, as a phone screenshot would be. */
@@ -98,7 +99,7 @@ beforeAll(async () => {
     OPERATOR_PASSWORD: OPERATOR.password,
   });
   browser = await launchBrowser();
-  const op = await operatorToken(server);
+  op = await operatorToken(server);
   seller = await signedUpMember(server);
   buyer = await signedUpMember(server);
   const w = await createWallet(server, seller.token, 'BTC');
@@ -292,5 +293,25 @@ describe('the trade room in two browsers (issue 12)', () => {
     const last = messagesOf(s).last();
     await expect.poll(() => last.getAttribute('data-author'), { timeout: 15_000 }).toBe('OPERATOR');
     expect(await last.textContent()).toContain('운영자 메시지');
+  });
+
+  it('a week after the order ended the chat is closed for writing and says why', async () => {
+    await apiOk(server, 'POST', `/ops/api/v1/orders/${orderId}/cancel`, op, { reason: 'no deposit found' });
+    await s.locator('[data-testid="chat-system"][data-status="CANCELED"]').waitFor({ timeout: 15_000 });
+    // still open right after the end (DECISIONS §12: 7 days)
+    expect(await s.getByTestId('chat-input').count()).toBe(1);
+    await server.t.app.deps.db
+      .updateTable('buy_orders')
+      .set({ ended_at: new Date(Date.now() - 8 * 24 * 3600_000) })
+      .where('id', '=', orderId)
+      .execute();
+    await s.goto(`/view_details?id=${orderId}&type=sell-history`);
+    const closed = s.getByTestId('chat-closed');
+    await closed.waitFor();
+    expect(await closed.textContent()).toContain('대화가 종료되었어요');
+    expect(await s.getByTestId('chat-input').count()).toBe(0);
+    // what was said stays readable
+    expect(await messagesOf(s).count()).toBe(4);
+    expect(errors).toEqual([]);
   });
 });
