@@ -96,7 +96,10 @@ describe('operator console in the web app', () => {
       expect((await server.t.call('GET', '/my', { token: renewed ?? '' })).status).toBe(200);
       await page.getByTestId('ops-logout').click();
       await waitForPath(page, '/ops/login');
-      expect((await server.t.call('GET', '/my', { token: renewed ?? '' })).status).toBe(401);
+      // The revocation runs in the background of the logout click.
+      await expect
+        .poll(async () => (await server.t.call('GET', '/my', { token: renewed ?? '' })).status)
+        .toBe(401);
       const left = await page.evaluate(() => ({
         access: window.sessionStorage.getItem('opsAccessToken'),
         refresh: window.sessionStorage.getItem('opsRefreshToken'),

@@ -33,13 +33,15 @@ async function revokeSession(refreshToken: string, accessToken: string | null): 
 }
 
 /**
- * Console logout: revokes the operator's session on the server (so a copied ops token dies with it), then
- * removes the ops tokens whether or not the call succeeded.
+ * Console logout: removes the ops tokens at once (the screen leaves the console in the same tick, as before)
+ * and asks the server to revoke that session in the background (so a copied ops token dies with it); a
+ * failure of that call changes nothing on this side.
  */
-export async function opsLogout(): Promise<void> {
+export function opsLogout(): void {
   const refreshToken = session.get(OPS_STORAGE_KEYS.refreshToken);
-  if (refreshToken) await revokeSession(refreshToken, useOpsSession.getState().accessToken);
+  const accessToken = useOpsSession.getState().accessToken;
   useOpsSession.getState().end(null);
+  if (refreshToken) void revokeSession(refreshToken, accessToken);
 }
 
 /** The signed-in operator's profile (GET /my with the ops token); disabled without one. */

@@ -34,10 +34,10 @@ export function OpsLayout() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
-  const logout = async () => {
-    await opsLogout();
+  const logout = () => {
+    opsLogout();
     queryClient.removeQueries({ queryKey: ['ops'] });
-    await navigate(opsPaths.login, { replace: true });
+    navigate(opsPaths.login, { replace: true });
   };
 
   return (
