@@ -26,3 +26,10 @@ export const errorEnvelope = z.object({
 export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({ list: z.array(item), nextCursor: z.string().nullable(), totalCount: z.number().int() });
 }
+
+/** The shape `pageOf(item)` validates, for code that builds or reads a page of `T`. */
+export interface Page<T> {
+  list: T[];
+  nextCursor: string | null;
+  totalCount: number;
+}

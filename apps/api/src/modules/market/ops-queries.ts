@@ -1,12 +1,13 @@
 import type { ListingStatus, OrderStatus, opsListing, opsOrder } from '@p2p/contract';
 import type { z } from 'zod';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { qty } from '../../db/numeric.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
+import { type Page, toPage } from '../../http/page.ts';
 import { type OrderRow, orderWithParties, toOrderClock, toOrderDispute } from './order-views.ts';
-import { type Page, toPage } from './queries.ts';
 import { runOrderTimers, settleBeforeRead } from './timers.ts';
-import { iso, isoOrNull, listingWithSeller, qty, toListingDetail } from './views.ts';
+import { iso, isoOrNull, listingWithSeller, toListingDetail } from './views.ts';
 
 type OpsListing = z.infer<typeof opsListing>;
 type OpsOrder = z.infer<typeof opsOrder>;

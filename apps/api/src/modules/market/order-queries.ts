@@ -8,8 +8,8 @@ import type {
 import type { Db } from '../../db/client.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
+import { type Page, toPage } from '../../http/page.ts';
 import { orderWithParties, toBuyOrderDetail, toHistoryItem, toSellOrderDetail } from './order-views.ts';
-import { type Page, toPage } from './queries.ts';
 import { settleBeforeRead, settleDueFor } from './timers.ts';
 
 export type OrderSide = 'buyer' | 'seller';

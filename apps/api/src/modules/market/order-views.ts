@@ -8,8 +8,9 @@ import type {
 } from '@p2p/contract';
 import { LIVE_ORDER_STATUSES } from '@p2p/contract';
 import type { DbOrTx } from '../../db/client.ts';
+import { qty } from '../../db/numeric.ts';
 import { toSellerStats } from './seller-stats.ts';
-import { iso, isoOrNull, maskName, qty } from './views.ts';
+import { iso, isoOrNull, maskName } from './views.ts';
 
 /**
  * Selects buy orders with their listing, the seller's wallet address, both parties and the seller's

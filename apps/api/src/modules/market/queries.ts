@@ -1,28 +1,11 @@
 import type { MyListQuery, MySellListing, TradeListing, TradeListQuery } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/client.ts';
+import { qty } from '../../db/numeric.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
+import { type Page, toPage } from '../../http/page.ts';
 import { toSellerStats } from './seller-stats.ts';
-import { iso, maskName, qty } from './views.ts';
-
-export interface Page<T> {
-  list: T[];
-  nextCursor: string | null;
-  totalCount: number;
-}
-
-/** Cuts the size+1 rows fetched into a page; the cursor names the last row returned. */
-export function toPage<R extends { id: number }, T>(
-  rows: R[],
-  size: number,
-  totalCount: number,
-  map: (r: R) => T,
-  cursorOf: (r: R) => string,
-): Page<T> {
-  const page = rows.slice(0, size);
-  const last = page[page.length - 1];
-  return { list: page.map(map), nextCursor: rows.length > size && last ? cursorOf(last) : null, totalCount };
-}
+import { iso, maskName } from './views.ts';
 
 // Listed = OPEN with a sellable remainder, by a seller who is not suspended (DECISIONS §8: suspended
 // members cannot trade). An OPEN listing whose remainingQty fell below minQty while orders are still live

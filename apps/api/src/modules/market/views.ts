@@ -1,10 +1,6 @@
-import { type Coin, fromUnits, type SellListingDetail, toUnits } from '@p2p/contract';
+import type { Coin, SellListingDetail } from '@p2p/contract';
 import type { DbOrTx } from '../../db/client.ts';
-
-/** A NUMERIC column value normalized to the wire form ("1.50000000" -> "1.5"). */
-export function qty(numeric: string): string {
-  return fromUnits(toUnits(numeric));
-}
+import { qty } from '../../db/numeric.ts';
 
 /** A timestamp as ISO 8601 (UTC). */
 export function iso(d: Date | string): string {

@@ -1,23 +1,15 @@
-import { type Coin, fromUnits, toSignedUnits, toUnits, type Wallet } from '@p2p/contract';
+import { type Coin, fromUnits, toUnits, type Wallet } from '@p2p/contract';
 import type { Selectable } from 'kysely';
 import { chainKeys, depositAddress, isValidAddress, normalizeAddress } from '../../chains/index.ts';
-import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { qty } from '../../db/numeric.ts';
+import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
 import type { TransfersTable, WalletsTable } from './tables.ts';
 
 export type WalletRow = Selectable<WalletsTable>;
 export type TransferRow = Selectable<TransfersTable>;
-
-/** Runs `fn` in the caller's transaction, or in a new one when given the database itself. */
-export async function withTx<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db as Tx) : (db as Db).transaction().execute(fn);
-}
-
-/** A NUMERIC column as a plain decimal string ("1.5", "0"). */
-export function qty(numeric: string | null | undefined): string {
-  return fromUnits(numeric ? toSignedUnits(numeric) : 0n);
-}
 
 /** The member's ACTIVE wallet of `coin`, or undefined (DECISIONS §5: one wallet per member and coin). */
 export async function findActiveWallet(
@@ -42,7 +34,7 @@ export async function findActiveWallet(
  * when a concurrent call created it first. Runs in `db` when it is a transaction, else in its own.
  */
 export async function createWallet(db: DbOrTx, memberId: number, coin: Coin): Promise<WalletRow> {
-  return withTx(db, async (tx) => {
+  return inTx(db, async (tx) => {
     if (await hasWallet(tx, memberId, coin)) throw new AppError('WALLET_EXISTS');
     for (let attempt = 0; attempt < 10; attempt++) {
       const counter = await tx
@@ -157,7 +149,7 @@ export async function creditDeposit(
   if (units <= 0n) throw new AppError('VALIDATION_FAILED', { fields: { amount: 'AMOUNT_NOT_POSITIVE' } });
   if (!isValidAddress(input.coin, input.address, chainKeys().network)) throw new AppError('INVALID_ADDRESS');
   const address = normalizeAddress(input.coin, input.address);
-  return withTx(db, async (tx) => {
+  return inTx(db, async (tx) => {
     const w = await tx
       .selectFrom('wallets')
       .selectAll()

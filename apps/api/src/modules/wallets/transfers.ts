@@ -8,13 +8,14 @@ import {
 } from '@p2p/contract';
 import { isValidAddress, normalizeAddress } from '../../chains/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/step-up.ts';
-import { ownWallet, qty, type TransferRow, type WalletRow } from './service.ts';
+import { ownWallet, type TransferRow, type WalletRow } from './service.ts';
 
 /** The wire shape of a transfer row (SPEC §3 "Transfer"). */
 export function transferOut(t: TransferRow): Transfer {

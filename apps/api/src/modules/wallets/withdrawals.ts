@@ -1,11 +1,12 @@
 import { type Coin, type OpsDeposit, type OpsWithdrawal, type TransferStatus, toUnits } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
+import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
-import { creditDeposit, type DepositInput, qty, type TransferRow } from './service.ts';
+import { creditDeposit, type DepositInput, type TransferRow } from './service.ts';
 
 /**
  * POST /ops/api/v1/deposits (DECISIONS §5, §10): credits the deposit and writes the audit record in the
