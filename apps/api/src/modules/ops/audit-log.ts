@@ -1,6 +1,7 @@
 import type { OpsAuditEntry } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
+import { toPage } from '../../http/page.ts';
 
 function asRecord(v: unknown): Record<string, unknown> | null {
   if (typeof v === 'string') {
@@ -51,7 +52,10 @@ export async function listAuditLog(
     .limit(o.size + 1)
     .execute();
   const total = await count.executeTakeFirstOrThrow();
-  const list = rows.slice(0, o.size).map(
+  return toPage(
+    rows,
+    o.size,
+    Number(total.n),
     (r): OpsAuditEntry => ({
       id: r.id,
       operatorId: r.operator_id,
@@ -63,11 +67,6 @@ export async function listAuditLog(
       data: asRecord(r.data),
       createdAt: new Date(r.created_at).toISOString(),
     }),
+    (r) => encodeIdCursor('audit-log', r.id),
   );
-  const last = list.at(-1);
-  return {
-    list,
-    nextCursor: rows.length > o.size && last ? encodeIdCursor('audit-log', last.id) : null,
-    totalCount: Number(total.n),
-  };
 }

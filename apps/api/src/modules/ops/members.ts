@@ -5,6 +5,7 @@ import type { DB } from '../../db/schema.ts';
 import { inTx } from '../../db/tx.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
+import { toPage } from '../../http/page.ts';
 import { revokeAllRefreshTokens } from '../identity/session.ts';
 import { listWallets } from '../wallets/service.ts';
 import { audit } from './audit.ts';
@@ -96,13 +97,7 @@ export async function listMembers(
     .limit(o.size + 1)
     .execute();
   const total = await count.executeTakeFirstOrThrow();
-  const list = rows.slice(0, o.size).map(toOpsMember);
-  const last = list.at(-1);
-  return {
-    list,
-    nextCursor: rows.length > o.size && last ? encodeIdCursor('members', last.id) : null,
-    totalCount: Number(total.n),
-  };
+  return toPage(rows, o.size, Number(total.n), toOpsMember, (r) => encodeIdCursor('members', r.id));
 }
 
 /**

@@ -13,6 +13,7 @@ import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
+import { toPage } from '../../http/page.ts';
 import { account, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/step-up.ts';
 import { ownWallet, type TransferRow, type WalletRow } from './service.ts';
@@ -56,13 +57,7 @@ export async function listTransfers(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('wallet_id', '=', q.walletId)
     .executeTakeFirstOrThrow();
-  const page = rows.slice(0, q.size);
-  const last = page.at(-1);
-  return {
-    list: page.map(transferOut),
-    nextCursor: rows.length > q.size && last ? encodeIdCursor('transfers', last.id) : null,
-    totalCount: Number(count.n),
-  };
+  return toPage(rows, q.size, Number(count.n), transferOut, (r) => encodeIdCursor('transfers', r.id));
 }
 
 /**

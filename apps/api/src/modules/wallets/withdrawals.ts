@@ -4,6 +4,7 @@ import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
+import { toPage } from '../../http/page.ts';
 import { account, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
 import { creditDeposit, type DepositInput, type TransferRow } from './service.ts';
@@ -95,13 +96,7 @@ export async function listWithdrawals(
     .where('dest_type', '=', 'EXTERNAL')
     .where('status', '=', q.status)
     .executeTakeFirstOrThrow();
-  const page = rows.slice(0, q.size);
-  const last = page.at(-1);
-  return {
-    list: page.map(withdrawalOut),
-    nextCursor: rows.length > q.size && last ? encodeIdCursor('withdrawals', last.id) : null,
-    totalCount: Number(count.n),
-  };
+  return toPage(rows, q.size, Number(count.n), withdrawalOut, (r) => encodeIdCursor('withdrawals', r.id));
 }
 
 type Decision = { kind: 'complete'; txid: string } | { kind: 'reject'; reason: string };
