@@ -79,12 +79,8 @@ export const opsApi = {
     opsRequest<T>('POST', path, { ...opts, body: body ?? {} }),
 };
 
-/** A keyset page as every operator list answers it (SPEC §3 "List responses"). */
-export interface Page<T> {
-  list: T[];
-  nextCursor: string | null;
-  totalCount: number;
-}
+/** A keyset page (SPEC §3 "List responses"): the contract's one declaration, re-exported for this feature. */
+export type { Page } from '@p2p/contract';
 
 /** Rows per page in the console's tables. */
 export const OPS_PAGE_SIZE = 20;

@@ -1,14 +1,10 @@
-import type { Coin, ListingSort, TradeListing } from '@p2p/contract';
+import type { Coin, ListingSort, Page, TradeListing } from '@p2p/contract';
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
-/** A page of a keyset list (SPEC §3 "List responses"). */
-export interface Page<T> {
-  list: T[];
-  nextCursor: string | null;
-  totalCount: number;
-}
+/** A keyset page (SPEC §3 "List responses"): the contract's one declaration, re-exported for this feature. */
+export type { Page } from '@p2p/contract';
 
 /** GET /api/v1/sell-listings (SPEC §7): 20 per page, opaque cursor, coin filter (all = none), sort. */
 export function getTradeListings(coin: Coin | 'all', sort: ListingSort, cursor?: string) {
