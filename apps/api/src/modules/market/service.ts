@@ -11,6 +11,7 @@ import { inTx } from '../../db/tx.ts';
 import { AppError, pgCode, pgConstraint } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
+import { ownActiveWallet } from '../wallets/service.ts';
 import { closeLocked, lockListing, releaseEscrow } from './escrow.ts';
 import { listingWithSeller, toListingDetail } from './views.ts';
 
@@ -39,14 +40,7 @@ export async function createListing(
   input: SellListingCreateBody,
 ): Promise<SellListingDetail> {
   return inTx(db, async (tx) => {
-    const wallet = await tx
-      .selectFrom('wallets')
-      .select(['id', 'coin'])
-      .where('id', '=', input.walletId)
-      .where('member_id', '=', sellerId)
-      .where('status', '=', 'ACTIVE')
-      .executeTakeFirst();
-    if (!wallet) throw new AppError('WALLET_NOT_FOUND');
+    const wallet = await ownActiveWallet(tx, sellerId, input.walletId);
     const maxUnits = toUnits(input.maxQty);
     const id = await insertListing(tx, sellerId, wallet, input);
     await post(tx, {

@@ -12,6 +12,7 @@ import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../http/errors.ts';
 import { account, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
+import { recordDelivery } from '../wallets/deliveries.ts';
 import { autoCloseIfExhausted, type LockedListing, lockListing, releaseEscrow } from './escrow.ts';
 import { recordEnding } from './seller-stats.ts';
 import type { OrderParty } from './tables.ts';
@@ -359,7 +360,18 @@ export async function completeOrder(
         sql<number>`extract(epoch from now() - coalesce(paid_at, created_at))::int`.as('release_sec'),
       )
       .executeTakeFirstOrThrow();
-    await deliveryTransfers(tx, o, l, { amount: fromUnits(units - fee), fee: fromUnits(fee) });
+    await recordDelivery(tx, {
+      orderId: o.id,
+      coin: o.coin,
+      sellerId: o.seller_id,
+      sellerWalletId: l.wallet_id,
+      buyerId: o.buyer_id,
+      destType: o.dest_type,
+      destWalletId: o.dest_wallet_id,
+      destAddress: o.dest_address,
+      amount: fromUnits(units - fee),
+      fee: fromUnits(fee),
+    });
     await recordEnding(
       tx,
       o.seller_id,
@@ -371,68 +383,4 @@ export async function completeOrder(
     await auditIfOperator(tx, actor, 'complete', o.id, o.status);
     return null;
   });
-}
-
-/** The delivered quantity and the trade fee kept from it, decimal strings. */
-type Delivery = { amount: string; fee: string };
-
-async function deliveryTransfers(tx: Tx, o: LockedOrder, l: LockedListing, d: Delivery): Promise<void> {
-  const internal = o.dest_type === 'INTERNAL';
-  const withdraw = await tx
-    .insertInto('transfers')
-    .values({
-      wallet_id: l.wallet_id,
-      member_id: o.seller_id,
-      coin: o.coin,
-      type: 'WITHDRAW',
-      dest_type: o.dest_type,
-      status: internal ? 'COMPLETED' : 'PENDING',
-      address: o.dest_address,
-      amount: d.amount,
-      fee: d.fee,
-      txid: null,
-      chain_index: null,
-      counterpart_id: null,
-      buy_order_id: o.id,
-      refund_member_id: internal ? null : o.buyer_id,
-      reason: null,
-      processed_by: null,
-      completed_at: internal ? sql<Date>`now()` : null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  if (!internal || o.dest_wallet_id === null) return;
-  const seller = await tx
-    .selectFrom('wallets')
-    .select('address')
-    .where('id', '=', l.wallet_id)
-    .executeTakeFirstOrThrow();
-  const deposit = await tx
-    .insertInto('transfers')
-    .values({
-      wallet_id: o.dest_wallet_id,
-      member_id: o.buyer_id,
-      coin: o.coin,
-      type: 'DEPOSIT',
-      dest_type: 'INTERNAL',
-      status: 'COMPLETED',
-      address: seller.address,
-      amount: d.amount,
-      fee: d.fee,
-      txid: null,
-      chain_index: null,
-      counterpart_id: withdraw.id,
-      buy_order_id: o.id,
-      refund_member_id: null,
-      reason: null,
-      processed_by: null,
-      completed_at: sql<Date>`now()`,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await tx
-    .updateTable('transfers')
-    .set({ counterpart_id: deposit.id })
-    .where('id', '=', withdraw.id)
-    .execute();
 }

@@ -123,6 +123,16 @@ export async function ownWallet(db: DbOrTx, memberId: number, walletId: number):
   return w;
 }
 
+/**
+ * The member's ACTIVE wallet `walletId` (the source of a listing or a transfer): 404 WALLET_NOT_FOUND when it is
+ * not theirs or not active, so a stranger's wallet id tells nothing.
+ */
+export async function ownActiveWallet(db: DbOrTx, memberId: number, walletId: number): Promise<WalletRow> {
+  const w = await ownWallet(db, memberId, walletId);
+  if (w.status !== 'ACTIVE') throw new AppError('WALLET_NOT_FOUND');
+  return w;
+}
+
 export interface DepositInput {
   coin: Coin;
   /** The platform deposit address the coins arrived at. */
