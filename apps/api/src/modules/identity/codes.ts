@@ -76,25 +76,31 @@ export async function verifyCode(
   if (!row || row.verified_at !== null || row.expired) throw new AppError('CODE_EXPIRED');
   if (row.tries >= o.maxTries) throw new AppError('CODE_TRIES_EXCEEDED');
 
-  const bumped = await db
+  if (!codeMatches(row.code_hash, o.code)) {
+    const bumped = await db
+      .updateTable('sms_codes')
+      .set((eb) => ({ tries: eb('tries', '+', 1) }))
+      .where('id', '=', row.id)
+      .where('tries', '<', o.maxTries)
+      .where('verified_at', 'is', null)
+      .returning('tries')
+      .executeTakeFirst();
+    if (!bumped) throw new AppError('CODE_TRIES_EXCEEDED');
+    throw new AppError('CODE_MISMATCH', { triesLeft: Math.max(0, o.maxTries - bumped.tries) });
+  }
+  // The right code: its try is counted and the code marked verified in one statement (the same conditions
+  // as a wrong try, and verified only while it has not expired).
+  const marked = await db
     .updateTable('sms_codes')
-    .set((eb) => ({ tries: eb('tries', '+', 1) }))
+    .set((eb) => ({
+      tries: eb('tries', '+', 1),
+      verified_at: sql<Date | null>`case when expires_at > now() then now() end`,
+    }))
     .where('id', '=', row.id)
     .where('tries', '<', o.maxTries)
     .where('verified_at', 'is', null)
-    .returning('tries')
+    .returning(sql<boolean>`verified_at is not null`.as('verified'))
     .executeTakeFirst();
-  if (!bumped) throw new AppError('CODE_TRIES_EXCEEDED');
-  if (!codeMatches(row.code_hash, o.code)) {
-    throw new AppError('CODE_MISMATCH', { triesLeft: Math.max(0, o.maxTries - bumped.tries) });
-  }
-  const marked = await db
-    .updateTable('sms_codes')
-    .set({ verified_at: sql<Date>`now()` })
-    .where('id', '=', row.id)
-    .where('verified_at', 'is', null)
-    .where(sql<boolean>`expires_at > now()`)
-    .returning('id')
-    .executeTakeFirst();
-  if (!marked) throw new AppError('CODE_EXPIRED');
+  if (!marked) throw new AppError('CODE_TRIES_EXCEEDED');
+  if (!marked.verified) throw new AppError('CODE_EXPIRED');
 }

@@ -1,6 +1,6 @@
 import { LIMITS, LIVE_ORDER_STATUSES } from '@p2p/contract';
 import { sql } from 'kysely';
-import type { DbOrTx, Tx } from '../../db/client.ts';
+import type { Tx } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 
 /** The buyer limits of DECISIONS §11 (config.orders). */
@@ -14,34 +14,45 @@ export interface BuyerLimits {
  * reached `buyerCancelsPerDay`: 422 PURCHASE_BLOCKED {until: ISO, 24 h after the last one}; or when they
  * hold `maxLivePerBuyer` orders in REQUESTED, PAID or DISPUTED: 422 TOO_MANY_LIVE_ORDERS {max}. Only the
  * buyer's own cancels count (a seller's reject or an operator's cancel is not the buyer's doing).
- * Authoritative only inside the order's transaction after lockBuyer (a second call outside it fails early).
+ * Then returns the newest purchase phone check of the buyer that no order has used yet (DECISIONS §6, §11:
+ * an sms_codes row of purpose 'member' that this member requested and verified for their current phone
+ * `phoneE164` within the purchase window), or 422 PURCHASE_NOT_VERIFIED. Each check allows exactly one
+ * order: the order stores its id under a unique index, which decides when two requests race past this read.
+ * One statement for the three reads; call it inside the order's transaction after lockBuyer (a separate
+ * statement, so this one's snapshot is taken after the lock and sees every order the buyer committed).
  */
-export async function checkBuyerLimits(db: DbOrTx, buyerId: number, rules: BuyerLimits): Promise<void> {
-  const drops = await db
-    .selectFrom('buy_orders')
-    .select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.max('ended_at').as('last')])
-    .where('buyer_id', '=', buyerId)
-    .where((eb) =>
-      eb.or([
-        eb('status', '=', 'EXPIRED'),
-        eb.and([eb('status', '=', 'CANCELED'), eb('ended_by', '=', 'BUYER')]),
-      ]),
-    )
-    .where('ended_at', '>', sql<Date>`now() - interval '24 hours'`)
-    .executeTakeFirstOrThrow();
-  if (Number(drops.n) >= rules.buyerCancelsPerDay && drops.last) {
-    const until = new Date(new Date(drops.last).getTime() + 24 * 3600_000).toISOString();
+export async function checkBuyerAndPurchaseCheck(
+  tx: Tx,
+  buyerId: number,
+  phoneE164: string,
+  rules: BuyerLimits,
+): Promise<number> {
+  const row = await sql<{ drops: string; last: Date | string | null; live: string; check_id: string | null }>`
+    select d.n as drops, d.last, lv.n as live, c.id as check_id
+    from (select count(*) as n, max(ended_at) as last from buy_orders
+            where buyer_id = ${buyerId}
+              and (status = 'EXPIRED' or (status = 'CANCELED' and ended_by = 'BUYER'))
+              and ended_at > now() - interval '24 hours') d
+    cross join (select count(*) as n from buy_orders
+                  where buyer_id = ${buyerId} and status in (${sql.join(LIVE_ORDER_STATUSES.map((s) => sql.lit(s)))})) lv
+    left join lateral (
+      select c.id from sms_codes c
+      where c.phone_e164 = ${phoneE164} and c.purpose = 'member' and c.member_id = ${buyerId}
+        and c.verified_at > now() - make_interval(secs => ${LIMITS.purchaseVerifyWindowSec})
+        and not exists (select 1 from buy_orders o where o.purchase_check_id = c.id)
+      order by c.verified_at desc
+      limit 1) c on true`.execute(tx);
+  const r = row.rows[0];
+  if (!r) throw new Error('buyer standing: no row');
+  if (Number(r.drops) >= rules.buyerCancelsPerDay && r.last) {
+    const until = new Date(new Date(r.last).getTime() + 24 * 3600_000).toISOString();
     throw new AppError('PURCHASE_BLOCKED', { until });
   }
-  const live = await db
-    .selectFrom('buy_orders')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('buyer_id', '=', buyerId)
-    .where('status', 'in', LIVE_ORDER_STATUSES)
-    .executeTakeFirstOrThrow();
-  if (Number(live.n) >= rules.maxLivePerBuyer) {
+  if (Number(r.live) >= rules.maxLivePerBuyer) {
     throw new AppError('TOO_MANY_LIVE_ORDERS', { max: rules.maxLivePerBuyer });
   }
+  if (r.check_id === null) throw new AppError('PURCHASE_NOT_VERIFIED');
+  return Number(r.check_id);
 }
 
 /**
@@ -56,35 +67,4 @@ export async function lockBuyer(tx: Tx, buyerId: number): Promise<string> {
     .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
   return m.phone_e164;
-}
-
-/**
- * The newest purchase phone check (DECISIONS §6, §11: an sms_codes row of purpose 'member' that this
- * member requested and verified for their current phone within the purchase window) that no order has
- * used yet, or undefined. Each check allows exactly one order: the order stores its id under a unique
- * index, which decides when two requests race past this read.
- */
-export async function unusedPurchaseCheck(
-  tx: Tx,
-  buyerId: number,
-  phoneE164: string,
-): Promise<number | undefined> {
-  const row = await tx
-    .selectFrom('sms_codes as c')
-    .select('c.id')
-    .where('c.phone_e164', '=', phoneE164)
-    .where('c.purpose', '=', 'member')
-    .where('c.member_id', '=', buyerId)
-    .where('c.verified_at', '>', sql<Date>`now() - make_interval(secs => ${LIMITS.purchaseVerifyWindowSec})`)
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb.selectFrom('buy_orders as o').select('o.id').whereRef('o.purchase_check_id', '=', 'c.id'),
-        ),
-      ),
-    )
-    .orderBy('c.verified_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.id;
 }

@@ -13,31 +13,57 @@ import { type ChainNetwork, isValidAddress, normalizeAddress } from '../../chain
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError, pgConstraint } from '../../http/errors.ts';
-import { phoneVerifiedWithin } from '../identity/verification.ts';
-import { type BuyerLimits, checkBuyerLimits, lockBuyer, unusedPurchaseCheck } from './buyer-limits.ts';
+import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer } from './buyer-limits.ts';
 import { lockListing } from './escrow.ts';
 import { orderWithParties, toBuyOrderCreated } from './order-views.ts';
 import { checkReserve } from './reserve.ts';
-import { settleBeforeRead, settleDueFor } from './timers.ts';
+import { settleDueFor } from './timers.ts';
+import { settleOrder } from './transitions.ts';
 
 /** The protocol settings a purchase needs (config.orders, DECISIONS §11). */
 export interface OrderRules extends BuyerLimits {
   paymentWindowSec: number;
 }
 
-/** The buyer's order view, or 404 ORDER_NOT_FOUND (settled first when a deadline has passed). */
+/**
+ * The buyer's order view, or 404 ORDER_NOT_FOUND. An order whose deadline has passed is settled first and
+ * read again (settleBeforeRead's test rides in the read, so an order not due costs one statement).
+ */
 export async function buyOrderView(db: Db, orderId: number): Promise<BuyOrderCreated> {
-  await settleBeforeRead(db, orderId);
-  const row = await orderWithParties(db).where('o.id', '=', orderId).executeTakeFirst();
+  const read = () =>
+    orderWithParties(db)
+      .select(
+        sql<boolean>`(o.status = 'REQUESTED' and o.payment_deadline <= now())
+          or (o.status = 'PAID' and o.release_deadline <= now())`.as('due'),
+      )
+      .where('o.id', '=', orderId)
+      .executeTakeFirst();
+  let row = await read();
+  if (row?.due) {
+    await settleOrder(db, orderId);
+    row = await read();
+  }
   if (!row) throw new AppError('ORDER_NOT_FOUND');
   return toBuyOrderCreated(row);
 }
 
-/** The listing terms a purchase is checked against before the row lock (they never change). */
+/**
+ * The listing terms a purchase is checked against before the row lock (they never change), read with the
+ * buyer's destination wallet when one is named (destinationOf decides on it after the listing's checks).
+ */
 async function purchasableListing(db: Db, buyerId: number, body: BuyOrderCreateBody) {
+  const walletId = body.destType === 'INTERNAL' && body.destWalletId ? body.destWalletId : null;
   const l = await db
     .selectFrom('sell_listings as l')
     .innerJoin('members as m', 'm.id', 'l.seller_id')
+    .leftJoin('wallets as w', (j) =>
+      j
+        // identity ids start at 1: no wallet named, no row joined
+        .on('w.id', '=', walletId ?? 0)
+        .on('w.member_id', '=', buyerId)
+        .onRef('w.coin', '=', 'l.coin')
+        .on('w.status', '=', 'ACTIVE'),
+    )
     .select([
       'l.id',
       'l.seller_id',
@@ -46,6 +72,8 @@ async function purchasableListing(db: Db, buyerId: number, body: BuyOrderCreateB
       'l.min_qty',
       'l.unit_price_krw',
       'm.status as seller_status',
+      'w.id as dest_wallet_id',
+      'w.address as dest_wallet_address',
     ])
     .where('l.id', '=', body.listingId)
     .executeTakeFirst();
@@ -58,41 +86,34 @@ async function purchasableListing(db: Db, buyerId: number, body: BuyOrderCreateB
   return l;
 }
 
-/** Where the coins go (DECISIONS §4): the buyer's own ACTIVE wallet of the coin, or a valid external address. */
-async function destinationOf(
-  db: Db,
-  buyerId: number,
-  coin: Coin,
+/**
+ * Where the coins go (DECISIONS §4): the buyer's own ACTIVE wallet of the coin (read with the listing), or a
+ * valid external address.
+ */
+function destinationOf(
+  l: { coin: Coin; dest_wallet_id: number | null; dest_wallet_address: string | null },
   body: BuyOrderCreateBody,
   network: ChainNetwork,
-): Promise<{ walletId: number | null; address: string }> {
+): { walletId: number | null; address: string } {
   if (body.destType === 'INTERNAL') {
-    if (!body.destWalletId) throw new AppError('WALLET_NOT_FOUND');
-    const w = await db
-      .selectFrom('wallets')
-      .select(['id', 'address'])
-      .where('id', '=', body.destWalletId)
-      .where('member_id', '=', buyerId)
-      .where('coin', '=', coin)
-      .where('status', '=', 'ACTIVE')
-      .executeTakeFirst();
-    if (!w) throw new AppError('WALLET_NOT_FOUND');
-    return { walletId: w.id, address: w.address };
+    if (!body.destWalletId || l.dest_wallet_id === null || l.dest_wallet_address === null) {
+      throw new AppError('WALLET_NOT_FOUND');
+    }
+    return { walletId: l.dest_wallet_id, address: l.dest_wallet_address };
   }
   const address = body.destAddress?.trim() ?? '';
-  if (!isValidAddress(coin, address, network)) throw new AppError('INVALID_ADDRESS');
-  return { walletId: null, address: normalizeAddress(coin, address) };
+  if (!isValidAddress(l.coin, address, network)) throw new AppError('INVALID_ADDRESS');
+  return { walletId: null, address: normalizeAddress(l.coin, address) };
 }
 
 /**
  * Creates a buy order in REQUESTED (SPEC §5 "Purchase", DECISIONS §4, §10). Checks, in order:
  * 422 ABOVE_MAX_PURCHASE (> 9,500,000 won), 404 LISTING_NOT_FOUND, 422 LISTING_NOT_OPEN, 422 SELF_TRADE,
  * 422 BELOW_MIN_PURCHASE (< ceil(minQty x price)), 400 QTY_MISMATCH (requestQty != krw/price floored to 4
- * decimals), 422 RESERVE_TIME_INVALID, 404 WALLET_NOT_FOUND / 400 INVALID_ADDRESS, 422 PURCHASE_NOT_VERIFIED
- * (member phone verified within 5 minutes); 422 PURCHASE_BLOCKED {until} / TOO_MANY_LIVE_ORDERS {max}
- * (DECISIONS §11); then, under the buyer's row lock, the limits again and 422 PURCHASE_NOT_VERIFIED when
- * the buyer's checks are all used (one order per check); under the listing's row lock 422 LISTING_NOT_OPEN /
- * INSUFFICIENT_LISTING_QTY. requestQty leaves remainingQty; the coins stay in the seller's escrow. The
+ * decimals), 422 RESERVE_TIME_INVALID, 404 WALLET_NOT_FOUND / 400 INVALID_ADDRESS; then, under the buyer's
+ * row lock, 422 PURCHASE_BLOCKED {until} / TOO_MANY_LIVE_ORDERS {max} (DECISIONS §11) and 422
+ * PURCHASE_NOT_VERIFIED when the buyer has no unused phone check verified within 5 minutes (one order per
+ * check); under the listing's row lock 422 LISTING_NOT_OPEN / INSUFFICIENT_LISTING_QTY. requestQty leaves remainingQty; the coins stay in the seller's escrow. The
  * order's paymentDeadline is now (or the reserved instant) + `rules.paymentWindowSec`.
  */
 export async function createBuyOrder(
@@ -107,40 +128,32 @@ export async function createBuyOrder(
   const qty = receiveQty(body.krwAmount, l.unit_price_krw);
   if (toUnits(body.requestQty) !== toUnits(qty)) throw new AppError('QTY_MISMATCH', { requestQty: qty });
   const reservedAt = checkReserve(body.reserveDate, body.reserveTime, Date.now());
-  const dest = await destinationOf(db, buyerId, l.coin, body, network);
-  // DECISIONS §11: settle the buyer's overdue orders first (an expiry counts, a dead order is not live),
-  // then refuse early; the same checks decide again under the buyer's row lock below.
+  const dest = destinationOf(l, body, network);
+  // DECISIONS §11: settle the buyer's overdue orders first (an expiry counts, a dead order is not live);
+  // the limits and the phone check are then decided once, under the buyer's row lock below.
   await settleDueFor(db, buyerId);
-  await checkBuyerLimits(db, buyerId, rules);
-  const buyer = await db
-    .selectFrom('members')
-    .select('phone_e164')
-    .where('id', '=', buyerId)
-    .executeTakeFirstOrThrow();
-  const verified = await phoneVerifiedWithin(
-    db,
-    buyer.phone_e164,
-    'member',
-    LIMITS.purchaseVerifyWindowSec,
-    buyerId,
-  );
-  if (!verified) throw new AppError('PURCHASE_NOT_VERIFIED');
 
   const units = toUnits(qty);
   const orderId = await inTx(db, async (tx) => {
     const phone = await lockBuyer(tx, buyerId);
-    await checkBuyerLimits(tx, buyerId, rules);
-    const check = await unusedPurchaseCheck(tx, buyerId, phone);
-    if (check === undefined) throw new AppError('PURCHASE_NOT_VERIFIED');
-    const locked = await lockListing(tx, l.id);
-    if (locked?.status !== 'OPEN') throw new AppError('LISTING_NOT_OPEN');
-    const remaining = toUnits(locked.remaining_qty);
-    if (remaining < units) throw new AppError('INSUFFICIENT_LISTING_QTY');
-    await tx
+    const check = await checkBuyerAndPurchaseCheck(tx, buyerId, phone, rules);
+    // The listing's row lock is taken by the update itself, which re-checks its conditions on the newest
+    // row version after waiting (READ COMMITTED): one round trip under the lock instead of a locking read
+    // and an update. When it matches nothing, the row says why.
+    const take = sql<string>`${fromUnits(units)}::numeric`;
+    const taken = await tx
       .updateTable('sell_listings')
-      .set({ remaining_qty: fromUnits(remaining - units), updated_at: sql<Date>`now()` })
+      .set({ remaining_qty: sql<string>`remaining_qty - ${take}`, updated_at: sql<Date>`now()` })
       .where('id', '=', l.id)
-      .execute();
+      .where('status', '=', 'OPEN')
+      .where('remaining_qty', '>=', take)
+      .returning('id')
+      .executeTakeFirst();
+    if (!taken) {
+      const now = await lockListing(tx, l.id);
+      if (now?.status !== 'OPEN') throw new AppError('LISTING_NOT_OPEN');
+      throw new AppError('INSUFFICIENT_LISTING_QTY');
+    }
     const row = await tx
       .insertInto('buy_orders')
       .values({
