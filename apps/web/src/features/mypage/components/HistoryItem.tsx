@@ -1,4 +1,5 @@
 import type { Coin } from '@p2p/contract/enums.ts';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
@@ -16,13 +17,28 @@ interface Props {
   createdAt: string;
   completedAt?: string | null;
   rows: { label: string; value: string }[];
+  /** A line under the rows, e.g. what a paused listing means. */
+  note?: ReactNode;
+  /** A button beside the detail button (the seller's 자리 비움 / 다시 판매하기). */
+  action?: ReactNode;
 }
 
 /** One row of a history tab: coin, status, key values, time and the detail button to /view_details. */
-export function HistoryItem({ id, type, coin, status, createdAt, completedAt, rows }: Props) {
+export function HistoryItem({ id, type, coin, status, createdAt, completedAt, rows, note, action }: Props) {
   const { t } = useTranslation('mypage');
   const navigate = useNavigate();
   const done = status === 'COMPLETED' && completedAt;
+  const detail = (
+    <Button
+      variant="outline"
+      size="small"
+      block
+      onClick={() => navigate(`${paths.viewDetails.path}?id=${id}&type=${type}`)}
+      data-testid="history-detail"
+    >
+      {t('history.detail')}
+    </Button>
+  );
   return (
     <article className={m.item} data-testid={`history-${type}`} data-id={id} data-status={status}>
       <div className={m.head}>
@@ -44,15 +60,15 @@ export function HistoryItem({ id, type, coin, status, createdAt, completedAt, ro
           <span className={m.value}>{r.value}</span>
         </div>
       ))}
-      <Button
-        variant="outline"
-        size="small"
-        block
-        onClick={() => navigate(`${paths.viewDetails.path}?id=${id}&type=${type}`)}
-        data-testid="history-detail"
-      >
-        {t('history.detail')}
-      </Button>
+      {note}
+      {action ? (
+        <div className={m.buttons2}>
+          {action}
+          {detail}
+        </div>
+      ) : (
+        detail
+      )}
     </article>
   );
 }

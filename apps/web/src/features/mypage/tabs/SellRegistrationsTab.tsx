@@ -1,40 +1,122 @@
+import type { MySellListing } from '@p2p/contract';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Button } from '../../../components/ui/Button';
+import { ConfirmModal } from '../../../components/ui/ConfirmModal';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
+import { ApiError } from '../../../lib/api-client';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
+import { notify } from '../../../lib/toast';
+import { tradeErrorText } from '../../trade';
 import { useSellRegistrations } from '../api/get-sell-registrations';
+import { type AvailabilityMove, useListingAvailability } from '../api/set-availability';
 import { HistoryItem } from '../components/HistoryItem';
+import m from '../mypage.module.css';
 
-/** The /myinfo sell registrations tab (SPEC §2): the member's listings in every status, infinite scroll. */
+/**
+ * The /myinfo sell registrations tab (SPEC §2): the member's listings in every status, infinite scroll. An
+ * OPEN listing can be paused (자리 비움, after a confirm saying what it does) and a PAUSED one resumed
+ * (다시 판매하기), DECISIONS §4 and §12.
+ */
 export function SellRegistrationsTab() {
   const { t } = useTranslation('mypage');
   const q = useSellRegistrations();
+  const availability = useListingAvailability();
+  const [confirmPause, setConfirmPause] = useState<number | null>(null);
+
+  const move = (listingId: number, to: AvailabilityMove) =>
+    availability.mutate(
+      { listingId, move: to },
+      {
+        onSuccess: () => notify.success(t(to === 'pause' ? 'availability.paused' : 'availability.resumed')),
+        onError: (err) =>
+          notify.error(
+            err instanceof ApiError && err.code === 'INVALID_STATE'
+              ? t('availability.stale')
+              : tradeErrorText(err, 'mypage:availability.failed'),
+          ),
+      },
+    );
+  const busy = (id: number) => availability.isPending && availability.variables?.listingId === id;
+
+  const actionOf = (l: MySellListing) => {
+    if (l.status === 'OPEN')
+      return (
+        <Button
+          variant="secondary"
+          size="small"
+          block
+          disabled={busy(l.listingId)}
+          onClick={() => setConfirmPause(l.listingId)}
+          data-testid="listing-pause"
+        >
+          {t('availability.pause')}
+        </Button>
+      );
+    if (l.status === 'PAUSED')
+      return (
+        <Button
+          size="small"
+          block
+          disabled={busy(l.listingId)}
+          onClick={() => move(l.listingId, 'resume')}
+          data-testid="listing-resume"
+        >
+          {t('availability.resume')}
+        </Button>
+      );
+    return undefined;
+  };
+
   return (
-    <InfiniteList
-      query={q}
-      keyOf={(l) => l.listingId}
-      renderItem={(l) => (
-        <HistoryItem
-          id={l.listingId}
-          type="sell-register"
-          coin={l.coinCode}
-          status={l.status}
-          createdAt={l.createdAt}
-          rows={[
-            {
-              label: t('history.range'),
-              value: `${formatQty(l.minQty)} - ${formatQty(minQtyOf(l.maxQty, l.remainingQty))} ${l.coinCode}`,
-            },
-            { label: t('history.unitPrice'), value: t('trade:won', { value: formatWon(l.unitPriceKrw) }) },
-          ]}
-        />
-      )}
-      texts={{
-        empty: t('history.emptySellRegister'),
-        loading: t('trade:list.loading'),
-        end: t('history.end'),
-        error: t('history.error'),
-      }}
-      testId="sell-register-list"
-    />
+    <>
+      <InfiniteList
+        query={q}
+        keyOf={(l) => l.listingId}
+        renderItem={(l) => (
+          <HistoryItem
+            id={l.listingId}
+            type="sell-register"
+            coin={l.coinCode}
+            status={l.status}
+            createdAt={l.createdAt}
+            rows={[
+              {
+                label: t('history.range'),
+                value: `${formatQty(l.minQty)} - ${formatQty(minQtyOf(l.maxQty, l.remainingQty))} ${l.coinCode}`,
+              },
+              { label: t('history.unitPrice'), value: t('trade:won', { value: formatWon(l.unitPriceKrw) }) },
+            ]}
+            note={
+              l.status === 'PAUSED' ? (
+                <p className={m.note} data-testid="listing-paused-note">
+                  {t('trade:statusNote.PAUSED')}
+                </p>
+              ) : undefined
+            }
+            action={actionOf(l)}
+          />
+        )}
+        texts={{
+          empty: t('history.emptySellRegister'),
+          loading: t('trade:list.loading'),
+          end: t('history.end'),
+          error: t('history.error'),
+        }}
+        testId="sell-register-list"
+      />
+      <ConfirmModal
+        open={confirmPause !== null}
+        title={t('availability.confirmTitle')}
+        message={t('availability.confirmMessage')}
+        confirmLabel={t('availability.confirmYes')}
+        cancelLabel={t('availability.confirmNo')}
+        onCancel={() => setConfirmPause(null)}
+        onConfirm={() => {
+          if (confirmPause !== null) move(confirmPause, 'pause');
+          setConfirmPause(null);
+        }}
+      />
+    </>
   );
 }

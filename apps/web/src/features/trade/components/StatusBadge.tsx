@@ -18,7 +18,8 @@ export function statusKey(status: string, type: DetailType): string {
 function toneOf(status: string): string {
   if (status === 'COMPLETED') return s.badgeDone ?? '';
   if (status === 'REJECTED' || status === 'CANCELED' || status === 'EXPIRED') return s.badgeBad ?? '';
-  if (status === 'DISPUTED') return s.badgeAlert ?? '';
+  // a paused listing (자리 비움) is neither live nor ended: amber, it waits for the seller to come back
+  if (status === 'DISPUTED' || status === 'PAUSED') return s.badgeAlert ?? '';
   if (status === 'CLOSED') return '';
   return s.badgeLive ?? '';
 }

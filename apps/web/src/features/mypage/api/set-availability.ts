@@ -1,0 +1,32 @@
+import type { SellListingDetail } from '@p2p/contract';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** pause = OPEN -> PAUSED (자리 비움), resume = PAUSED -> OPEN (DECISIONS §4, §12). */
+export type AvailabilityMove = 'pause' | 'resume';
+
+/**
+ * POST /api/v1/sell-listings/{id}/pause or /resume: owner only (404 LISTING_NOT_FOUND otherwise), 409
+ * INVALID_STATE from any other status. No money moves and the route takes no Idempotency-Key, so none is sent.
+ */
+export function setListingAvailability(listingId: number, move: AvailabilityMove) {
+  return api.post<SellListingDetail>(`/api/v1/sell-listings/${listingId}/${move}`);
+}
+
+/**
+ * Pauses or resumes one of the seller's listings; afterwards (also after a refusal, whose cause is usually a
+ * status changed elsewhere) the seller's registrations, that listing's detail, the public trade list and the best prices reload.
+ */
+export function useListingAvailability() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ listingId, move }: { listingId: number; move: AvailabilityMove }) =>
+      setListingAvailability(listingId, move),
+    onSettled: (_data, _err, { listingId }) => {
+      void qc.invalidateQueries({ queryKey: ['my-sell'] });
+      void qc.invalidateQueries({ queryKey: ['detail', 'sell-register', listingId] });
+      void qc.invalidateQueries({ queryKey: ['trade-listings'] });
+      void qc.invalidateQueries({ queryKey: ['best'] });
+    },
+  });
+}
