@@ -7,5 +7,5 @@ import { opsRequest } from './client';
  */
 export const opsChatClient: ChatClient = { name: 'ops', request: opsRequest };
 
-/** The console has no live stream yet: the dispute page rereads the chat this often. */
+/** Also rereads the chat this often: the fallback when the live stream (use-ops-live-events.ts) is down. */
 export const OPS_CHAT_POLL_MS = 10_000;

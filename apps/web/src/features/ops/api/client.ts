@@ -11,7 +11,7 @@ import { OPS_STORAGE_KEYS, useOpsSession } from './session';
 let refreshing: Promise<boolean> | null = null;
 
 /** One refresh with the ops refresh token; concurrent 401s share it. Resolves false when it failed. */
-function refreshOpsTokens(): Promise<boolean> {
+export function refreshOpsTokens(): Promise<boolean> {
   const refreshToken = session.get(OPS_STORAGE_KEYS.refreshToken);
   if (!refreshToken) return Promise.resolve(false);
   refreshing ??= (async () => {

@@ -5,6 +5,7 @@ import { LanguageSelector } from '../../../components/layout/LanguageSelector';
 import { Button } from '../../../components/ui/Button';
 import { opsLogout, useOpsMe } from '../api/auth';
 import { useOpsSummary } from '../api/summary';
+import { useOpsLiveEvents } from '../hooks/use-ops-live-events';
 import s from '../ops.module.css';
 import { type OpsPathKey, opsPaths } from '../paths';
 
@@ -25,12 +26,14 @@ const NAV: { key: OpsPathKey; count?: SummaryKey }[] = [
 
 /**
  * The console frame: a side navigation with what waits (counts from the summary) on a laptop, a top bar
- * with a sideways-scrolling navigation on a phone; the operator's login ID, language and logout.
+ * with a sideways-scrolling navigation on a phone; the operator's login ID, language and logout. It keeps
+ * the live event stream open, so counts and queues update without a reload.
  */
 export function OpsLayout() {
   const { t } = useTranslation(['ops']);
   const me = useOpsMe();
   const summary = useOpsSummary();
+  useOpsLiveEvents();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
