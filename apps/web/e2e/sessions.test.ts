@@ -77,11 +77,15 @@ describe('sessions at app start and when they end (SPEC §4, §8; issue 13)', ()
     // At app start on a public page: the check refreshes and the header stays signed in.
     await page.goto('/');
     await page.getByTestId('header-mypage').waitFor();
+    // The header may show the stored session before the check's refresh lands: wait for the rotation.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem('refreshToken'))).not.toBe(refreshToken);
     const rotated = await page.evaluate(() => localStorage.getItem('refreshToken'));
-    expect(rotated).not.toBe(refreshToken);
-    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('userInfo'))) ?? '{}').nickname).toBe(
-      m.nickname,
-    );
+    await expect
+      .poll(
+        async () =>
+          JSON.parse((await page.evaluate(() => localStorage.getItem('userInfo'))) ?? '{}').nickname,
+      )
+      .toBe(m.nickname);
 
     // Later another call meets a 401: after its refresh the profile is fetched again (SPEC §4).
     await expect.poll(() => profileCalls).toBe(2);
