@@ -30,13 +30,17 @@ if (!base) {
 
 const seen: string[] = [];
 const original = pg.Client.prototype.query;
-// biome-ignore lint/suspicious/noExplicitAny: wraps every overload of the driver's query
-(pg.Client.prototype as any).query = function query(this: pg.Client, ...args: any[]) {
-  const q = args[0];
-  seen.push(typeof q === 'string' ? q : (q?.text ?? String(q)));
-  // biome-ignore lint/suspicious/noExplicitAny: forwards the same arguments
-  return (original as any).apply(this, args);
-};
+// Counts every statement the API sends: one wrapper over all overloads of the driver's query, forwarding
+// whatever it is given (defineProperty + Reflect.apply need no cast of the overloaded signature).
+Object.defineProperty(pg.Client.prototype, 'query', {
+  configurable: true,
+  writable: true,
+  value: function query(this: pg.Client, ...args: unknown[]) {
+    const q = args[0];
+    seen.push(typeof q === 'string' ? q : ((q as { text?: string } | null)?.text ?? String(q)));
+    return Reflect.apply(original, this, args);
+  },
+});
 
 async function main(): Promise<void> {
   const fresh = await freshDatabase(base ?? '', 'stmts');
