@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../http/errors.ts';
+import { entryRef } from '../../ledger/entries.ts';
 import { account, post } from '../../ledger/index.ts';
 import type { TransfersTable, WalletsTable } from './tables.ts';
 
@@ -207,8 +208,7 @@ export async function creditDeposit(
       return { transfer: existing, created: false };
     }
     await post(tx, {
-      ref: `deposit:${input.coin}:${input.txid}:${input.index}`,
-      kind: 'deposit',
+      ...entryRef.depositCredit(input.coin, input.txid, input.index),
       postings: [
         { account: account.chain(input.coin), amount: -units },
         { account: account.available(w.member_id, input.coin), amount: units },

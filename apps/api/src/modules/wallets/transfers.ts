@@ -14,6 +14,7 @@ import type { AppDeps } from '../../deps.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { toPage } from '../../http/page.ts';
+import { entryRef } from '../../ledger/entries.ts';
 import { account, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/step-up.ts';
 import { ownWallet, type TransferRow, type WalletRow } from './service.ts';
@@ -154,8 +155,7 @@ async function internalTransfer(
     .returningAll()
     .executeTakeFirstOrThrow();
   await post(tx, {
-    ref: `transfer:${out.id}`,
-    kind: 'transfer_internal',
+    ...entryRef.internalTransfer(out.id),
     postings: [
       { account: account.available(from.member_id, coin), amount: -units },
       { account: account.available(to.member_id, coin), amount: units },
@@ -192,6 +192,6 @@ async function externalWithdrawal(
     { account: account.withdrawalPending(coin), amount: units },
   ];
   if (fee > 0n) postings.push({ account: account.fees(coin), amount: fee });
-  await post(tx, { ref: `withdraw:${row.id}`, kind: 'withdrawal_request', postings });
+  await post(tx, { ...entryRef.withdrawalRequest(row.id), postings });
   return row;
 }

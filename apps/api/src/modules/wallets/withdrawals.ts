@@ -5,6 +5,7 @@ import { inTx } from '../../db/tx.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { toPage } from '../../http/page.ts';
+import { entryRef } from '../../ledger/entries.ts';
 import { account, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
 import { creditDeposit, type DepositInput, type TransferRow } from './service.ts';
@@ -132,8 +133,7 @@ export async function decideWithdrawal(
     const refundTo = w.refund_member_id ?? w.member_id;
     if (decision.kind === 'complete') {
       await post(tx, {
-        ref: `withdraw:${w.id}:complete`,
-        kind: 'withdrawal_complete',
+        ...entryRef.withdrawalComplete(w.id),
         postings: [
           { account: account.withdrawalPending(coin), amount: -units },
           { account: account.chain(coin), amount: units },
@@ -145,7 +145,7 @@ export async function decideWithdrawal(
         { account: account.available(refundTo, coin), amount: units + fee },
       ];
       if (fee > 0n) postings.push({ account: account.fees(coin), amount: -fee });
-      await post(tx, { ref: `withdraw:${w.id}:reject`, kind: 'withdrawal_reject', postings });
+      await post(tx, { ...entryRef.withdrawalReject(w.id), postings });
     }
     await tx
       .updateTable('transfers')
