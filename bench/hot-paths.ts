@@ -34,7 +34,7 @@ import {
   operator,
   type Trader,
   trader,
-} from '../apps/api/src/modules/market/test-kit.ts';
+} from '../apps/api/src/modules/orders/test-kit.ts';
 import type { TestApp } from '../apps/api/test/helpers.ts';
 import { freshDatabase } from '../apps/api/test/infra.ts';
 import { devXpubs, freePort } from '../scripts/cluster.mjs';

@@ -17,7 +17,7 @@ import {
   openListing,
   operator,
   trader,
-} from '../apps/api/src/modules/market/test-kit.ts';
+} from '../apps/api/src/modules/orders/test-kit.ts';
 import type { TestApp } from '../apps/api/test/helpers.ts';
 import { freshDatabase } from '../apps/api/test/infra.ts';
 import { devXpubs } from '../scripts/cluster.mjs';

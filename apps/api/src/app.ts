@@ -6,6 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
+import { installChainKeys, resolveChainKeys } from './chains/index.ts';
 import type { Config } from './config.ts';
 import { type DbHandle, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
@@ -19,9 +20,12 @@ import { isWebRoute, serveWebApp } from './http/web.ts';
 import companyRoutes from './modules/company/routes.ts';
 import healthRoutes, { type Lifecycle } from './modules/health/routes.ts';
 import identityRoutes from './modules/identity/routes.ts';
-import marketRoutes from './modules/market/routes.ts';
+import listingRoutes from './modules/listings/routes.ts';
 import { installMetrics } from './modules/metrics/routes.ts';
 import opsRoutes from './modules/ops/routes.ts';
+import { escrowInvariants } from './modules/orders/invariants.ts';
+import orderRoutes from './modules/orders/routes.ts';
+import { startOrderTimers } from './modules/orders/timers.ts';
 import pricesRoutes from './modules/prices/routes.ts';
 import { assertProductionSafe, runStartupTasks } from './modules/startup.ts';
 import tradeRoomRoutes from './modules/trade-room.ts';
@@ -144,8 +148,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installMetrics(app, deps);
   await app.register(healthRoutes, { ...deps, lifecycle });
   await app.register(identityRoutes, deps);
+  // Wiring (DESIGN "Ownership"): what the modules need from the process is set up here, never as a side
+  // effect of registering a route file. The chain keys first: wallets (and the demo seed) derive deposit
+  // addresses through them; in production a missing XPUB_<COIN> stops the start here.
+  installChainKeys(resolveChainKeys(config, app.log));
+  // The orders module's escrow invariants join the ledger check (GET /ops/api/v1/ledger/check, the tests).
+  deps.invariants.push(...escrowInvariants);
   await app.register(walletRoutes, deps);
-  await app.register(marketRoutes, deps);
+  await app.register(listingRoutes, deps);
+  await app.register(orderRoutes, deps);
+  // DECISIONS §11, §14: every instance runs the order timers; closing the app stops them.
+  app.addHook('onClose', startOrderTimers(dbh.db, config.orders.timerIntervalMs, app.log));
   await app.register(opsRoutes, deps);
   await app.register(pricesRoutes, deps);
   await app.register(companyRoutes, deps);

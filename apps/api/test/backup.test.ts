@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../src/db/client.ts';
 import { checkLedger } from '../src/ledger/check.ts';
-import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../src/modules/market/test-kit.ts';
+import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../src/modules/orders/test-kit.ts';
 import { fundMember } from './fixtures.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { type FreshDatabase, freshDatabase } from './infra.ts';

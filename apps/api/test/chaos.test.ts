@@ -12,7 +12,7 @@ import {
   operator,
   type Trader,
   trader,
-} from '../src/modules/market/test-kit.ts';
+} from '../src/modules/orders/test-kit.ts';
 import { type FixtureMember, markPhoneVerified } from './fixtures.ts';
 import type { TestApp } from './helpers.ts';
 import { type FreshDatabase, freshDatabase } from './infra.ts';

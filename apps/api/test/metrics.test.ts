@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bip84 from '../src/chains/vectors/bip84.json' with { type: 'json' };
-import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../src/modules/market/test-kit.ts';
+import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../src/modules/orders/test-kit.ts';
 import { createTestApp, onPostgres, type TestApp } from './helpers.ts';
 
 /** GET /metrics (DECISIONS §14, issue 15) on both databases: the guard, route labels, and the database figures. */

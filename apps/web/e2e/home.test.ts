@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openListing, operator, trader } from '../../api/src/modules/market/test-kit.ts';
+import { openListing, operator, trader } from '../../api/src/modules/orders/test-kit.ts';
 import { launchBrowser, newMobilePage } from './support/browser.ts';
 import { loginViaUi, signupViaApi, waitForPath } from './support/flows.ts';
 import { type E2EServer, startE2EServer } from './support/server.ts';

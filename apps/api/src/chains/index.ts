@@ -12,7 +12,7 @@ export { addressAt, type ChainKeys, resolveChainKeys } from './keys.ts';
 export { decodeSegwit, isValidAddress, isValidBech32String, normalizeAddress } from './validate.ts';
 
 /**
- * The chain keys of this process, installed by the wallets module when the app starts. Helpers such as
+ * The chain keys of this process, installed by app.ts (buildApp) when the app starts. Helpers such as
  * createWallet (also called by the demo seed) derive addresses through it without carrying the config.
  */
 let current: ChainKeys | undefined;

@@ -2,9 +2,10 @@ import type { ColumnType, Generated } from 'kysely';
 import type { ChatTables } from '../modules/chat/tables.ts';
 import type { EventTables } from '../modules/events/tables.ts';
 import type { IdentityTables } from '../modules/identity/tables.ts';
-import type { MarketTables } from '../modules/market/tables.ts';
+import type { ListingsTables } from '../modules/listings/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { OpsTables } from '../modules/ops/tables.ts';
+import type { OrdersTables } from '../modules/orders/tables.ts';
 import type { WalletTables } from '../modules/wallets/tables.ts';
 
 /** A timestamptz column: Date when read, optional on insert (defaults to now()). */
@@ -66,7 +67,8 @@ export interface DB
   extends CoreTables,
     IdentityTables,
     WalletTables,
-    MarketTables,
+    ListingsTables,
+    OrdersTables,
     OpsTables,
     ChatTables,
     EventTables,

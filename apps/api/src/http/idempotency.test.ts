@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createWalletFor, type FixtureMember, fundMember } from '../../test/fixtures.ts';
 import { createTestApp, onPostgres, type TestApp } from '../../test/helpers.ts';
 import { account, balanceOf } from '../ledger/index.ts';
-import { BTC_PRICE, btcMarket, buyBody, operator, reverify } from '../modules/market/test-kit.ts';
+import { BTC_PRICE, btcMarket, buyBody, operator, reverify } from '../modules/orders/test-kit.ts';
 import { canonicalJson } from './idempotency.ts';
 
 // DECISIONS §15 on both databases; the parallel cases need real connections (PostgreSQL only).

@@ -1,5 +1,4 @@
 import { idParam, sellListingDetail } from '@p2p/contract';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
@@ -8,8 +7,8 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import { lockListing } from '../market/escrow.ts';
-import { listingDetail } from '../market/service.ts';
+import { lockListing, setListingStatus } from '../listings/repo.ts';
+import { listingDetail } from '../listings/service.ts';
 
 const MOVES = { pause: { from: 'OPEN', to: 'PAUSED' }, resume: { from: 'PAUSED', to: 'OPEN' } } as const;
 
@@ -23,11 +22,7 @@ export async function setAvailability(db: Db, sellerId: number, listingId: numbe
     const l = await lockListing(tx, listingId, sellerId);
     if (!l) throw new AppError('LISTING_NOT_FOUND');
     if (l.status !== MOVES[move].from) throw new AppError('INVALID_STATE');
-    await tx
-      .updateTable('sell_listings')
-      .set({ status: MOVES[move].to, updated_at: sql<Date>`now()` })
-      .where('id', '=', l.id)
-      .execute();
+    await setListingStatus(tx, l.id, MOVES[move].to);
     return listingDetail(tx, l.id, sellerId);
   });
 }

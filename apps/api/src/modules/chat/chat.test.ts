@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder, type Trader } from '../market/test-kit.ts';
+import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder, type Trader } from '../orders/test-kit.ts';
 
 /** The order chat, notifications, the SMS switch and pause/resume (DECISIONS §12), on either database. */
 

@@ -12,7 +12,7 @@ import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
-import { settleOrder } from '../market/transitions.ts';
+import { settleOrder } from '../orders/transitions.ts';
 
 /** The caller of a chat route: their member id and whether they are an operator. */
 export interface ChatCaller {

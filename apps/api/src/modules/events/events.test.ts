@@ -4,7 +4,7 @@ import { createMember } from '../../../test/fixtures.ts';
 import { createTestApp, onPostgres, type TestApp } from '../../../test/helpers.ts';
 import { type App, buildApp } from '../../app.ts';
 import { openDb } from '../../db/client.ts';
-import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../market/test-kit.ts';
+import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../orders/test-kit.ts';
 
 /**
  * GET /api/v1/events over real HTTP (DECISIONS §12): a kept SSE parser reads the stream. On PostgreSQL

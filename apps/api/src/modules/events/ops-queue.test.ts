@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWalletFor, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../market/test-kit.ts';
+import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../orders/test-kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createWalletFor, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
-import { BTC_PRICE, btcMarket, buyBody, escrow, operator, trader } from '../market/test-kit.ts';
+import { BTC_PRICE, btcMarket, buyBody, escrow, operator, trader } from '../orders/test-kit.ts';
 import { RELAXED_LIMITS, randomPhone, requestAndReadCode, type SignedUp, signupAndLogin } from './testkit.ts';
 
 /**

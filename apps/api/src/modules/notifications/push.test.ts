@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../market/test-kit.ts';
+import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../orders/test-kit.ts';
 
 /**
  * Web Push against a local push service (DECISIONS §12): the test plays the browser (an ECDH P-256 key

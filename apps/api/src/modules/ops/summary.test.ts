@@ -2,7 +2,7 @@ import type { OpsMemberDetail, OpsSummary } from '@p2p/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { buyBody, listVia, openListing, trader, verifiedBuyer } from '../market/test-kit.ts';
+import { buyBody, listVia, openListing, trader, verifiedBuyer } from '../orders/test-kit.ts';
 import { createWallet } from '../wallets/service.ts';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { pgCode } from '../../http/errors.ts';
 import { hashPassword } from '../identity/password.ts';
-import { approveListing, createListing } from '../market/service.ts';
+import { approveListing, createListing } from '../listings/service.ts';
 import { ensureOperator } from '../ops/operators.ts';
 import { createWallet, creditDeposit, findActiveWallet } from '../wallets/service.ts';
 import { DEMO_MEMBERS, DEMO_OPERATOR_LOGIN_ID, type DemoListing, type DemoMember } from './demo-data.ts';

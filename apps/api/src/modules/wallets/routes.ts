@@ -8,7 +8,6 @@ import {
   walletCreateBody,
   walletList,
 } from '@p2p/contract';
-import { installChainKeys, resolveChainKeys } from '../../chains/index.ts';
 import type { AppDeps } from '../../deps.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
@@ -19,10 +18,9 @@ import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
 
 /**
  * Wallets and transfers (SPEC §7, DECISIONS §5), and the operator's deposit and withdrawal calls.
- * Resolves the chain keys at registration: in production a missing XPUB_<COIN> stops the start.
+ * The chain keys they derive addresses with are installed by app.ts before this registers.
  */
 export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
-  installChainKeys(resolveChainKeys(deps.config, app.log));
   const member = deps.guards.requireMember;
   // The member sees the external withdrawal fee on the review before confirming (DECISIONS §13).
   const withFee = (w: WalletBalances): Wallet => ({

@@ -13,12 +13,15 @@ import { type ChainNetwork, isValidAddress, normalizeAddress } from '../../chain
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError, pgConstraint } from '../../http/errors.ts';
+import { listingForPurchase } from '../listings/queries.ts';
+import { lockListing, takeListingQty } from '../listings/repo.ts';
 import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer } from './buyer-limits.ts';
-import { lockListing } from './escrow.ts';
-import { orderWithParties, toBuyOrderCreated } from './order-views.ts';
+import { orderWithParties } from './queries.ts';
+import { insertBuyOrder } from './repo.ts';
 import { checkReserve } from './reserve.ts';
 import { settleDueFor } from './timers.ts';
 import { settleOrder } from './transitions.ts';
+import { toBuyOrderCreated } from './views.ts';
 
 /** The protocol settings a purchase needs (config.orders, DECISIONS §11). */
 export interface OrderRules extends BuyerLimits {
@@ -53,30 +56,7 @@ export async function buyOrderView(db: Db, orderId: number): Promise<BuyOrderCre
  */
 async function purchasableListing(db: Db, buyerId: number, body: BuyOrderCreateBody) {
   const walletId = body.destType === 'INTERNAL' && body.destWalletId ? body.destWalletId : null;
-  const l = await db
-    .selectFrom('sell_listings as l')
-    .innerJoin('members as m', 'm.id', 'l.seller_id')
-    .leftJoin('wallets as w', (j) =>
-      j
-        // identity ids start at 1: no wallet named, no row joined
-        .on('w.id', '=', walletId ?? 0)
-        .on('w.member_id', '=', buyerId)
-        .onRef('w.coin', '=', 'l.coin')
-        .on('w.status', '=', 'ACTIVE'),
-    )
-    .select([
-      'l.id',
-      'l.seller_id',
-      'l.coin',
-      'l.status',
-      'l.min_qty',
-      'l.unit_price_krw',
-      'm.status as seller_status',
-      'w.id as dest_wallet_id',
-      'w.address as dest_wallet_address',
-    ])
-    .where('l.id', '=', body.listingId)
-    .executeTakeFirst();
+  const l = await listingForPurchase(db, body.listingId, buyerId, walletId);
   if (!l) throw new AppError('LISTING_NOT_FOUND');
   // a suspended seller cannot trade (DECISIONS §8): their listings take no orders
   if (l.status !== 'OPEN' || l.seller_status !== 'ACTIVE') throw new AppError('LISTING_NOT_OPEN');
@@ -137,49 +117,34 @@ export async function createBuyOrder(
   const orderId = await inTx(db, async (tx) => {
     const phone = await lockBuyer(tx, buyerId);
     const check = await checkBuyerAndPurchaseCheck(tx, buyerId, phone, rules);
-    // The listing's row lock is taken by the update itself, which re-checks its conditions on the newest
-    // row version after waiting (READ COMMITTED): one round trip under the lock instead of a locking read
-    // and an update. When it matches nothing, the row says why.
-    const take = sql<string>`${fromUnits(units)}::numeric`;
-    const taken = await tx
-      .updateTable('sell_listings')
-      .set({ remaining_qty: sql<string>`remaining_qty - ${take}`, updated_at: sql<Date>`now()` })
-      .where('id', '=', l.id)
-      .where('status', '=', 'OPEN')
-      .where('remaining_qty', '>=', take)
-      .returning('id')
-      .executeTakeFirst();
-    if (!taken) {
+    // The listing's row lock is taken by the update itself (one round trip under the lock); when it
+    // matches nothing, the row says why.
+    if (!(await takeListingQty(tx, l.id, units))) {
       const now = await lockListing(tx, l.id);
       if (now?.status !== 'OPEN') throw new AppError('LISTING_NOT_OPEN');
       throw new AppError('INSUFFICIENT_LISTING_QTY');
     }
-    const row = await tx
-      .insertInto('buy_orders')
-      .values({
-        listing_id: l.id,
-        buyer_id: buyerId,
-        seller_id: l.seller_id,
-        coin: l.coin,
-        request_qty: qty,
-        request_krw: body.krwAmount,
-        unit_price_krw: l.unit_price_krw,
-        dest_type: body.destType,
-        dest_wallet_id: dest.walletId,
-        dest_address: dest.address,
-        reserve_date: body.reserveDate ?? null,
-        reserve_time: body.reserveTime ?? null,
-        txid: null,
-        reason: null,
-        // instant: now + the window; reserve: the reserved KST instant + the window (DECISIONS §11)
-        payment_deadline: reservedAt
-          ? sql<Date>`${reservedAt.toISOString()}::timestamptz + make_interval(secs => ${rules.paymentWindowSec})`
-          : sql<Date>`now() + make_interval(secs => ${rules.paymentWindowSec})`,
-        purchase_check_id: check,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return insertBuyOrder(tx, {
+      listing_id: l.id,
+      buyer_id: buyerId,
+      seller_id: l.seller_id,
+      coin: l.coin,
+      request_qty: qty,
+      request_krw: body.krwAmount,
+      unit_price_krw: l.unit_price_krw,
+      dest_type: body.destType,
+      dest_wallet_id: dest.walletId,
+      dest_address: dest.address,
+      reserve_date: body.reserveDate ?? null,
+      reserve_time: body.reserveTime ?? null,
+      txid: null,
+      reason: null,
+      // instant: now + the window; reserve: the reserved KST instant + the window (DECISIONS §11)
+      payment_deadline: reservedAt
+        ? sql<Date>`${reservedAt.toISOString()}::timestamptz + make_interval(secs => ${rules.paymentWindowSec})`
+        : sql<Date>`now() + make_interval(secs => ${rules.paymentWindowSec})`,
+      purchase_check_id: check,
+    });
   }).catch((err: unknown) => {
     // the unique index decides a race for one phone check that the read above did not see
     if (pgConstraint(err) === 'buy_orders_purchase_check_key') throw new AppError('PURCHASE_NOT_VERIFIED');

@@ -14,13 +14,9 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import { publicCache } from '../../http/public-cache.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import { escrowInvariants } from './invariants.ts';
-import opsMarketRoutes from './ops-routes.ts';
-import orderRoutes from './order-routes.ts';
-import protocolRoutes from './protocol-routes.ts';
+import opsListingRoutes from './ops-routes.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
-import { startOrderTimers } from './timers.ts';
 
 /** Seconds a browser or proxy may reuse GET /api/v1/sell-listings/best (a sold-out card fails at purchase). */
 export const BEST_LISTINGS_MAX_AGE_SEC = 15;
@@ -29,14 +25,12 @@ const IdParams = z.object({ id: idParam });
 const bearer = [{ bearer: [] }];
 
 /**
- * Routes of the market module (SPEC §7, DECISIONS §4, §10): sell listings here, buy orders in
- * order-routes.ts and protocol-routes.ts, the operator API in ops-routes.ts. Also contributes the escrow
- * invariants and runs the order timers (timers.ts) while the app is open.
+ * Routes of the listings module (SPEC §7, DECISIONS §4, §10): sell listings, the trade list, the seller's
+ * own listings; the operator's listing calls in ops-routes.ts. Buy orders are the orders module's.
  */
-export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const { db } = deps;
   const member = deps.guards.requireMember;
-  deps.invariants.push(...escrowInvariants);
 
   app.post(
     '/api/v1/sell-listings',
@@ -113,11 +107,5 @@ export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Prom
     async (request) => ok(await listingDetail(db, request.params.id, memberIdOf(request))),
   );
 
-  await app.register(orderRoutes, deps);
-  await app.register(protocolRoutes, deps);
-  await app.register(opsMarketRoutes, deps);
-
-  // DECISIONS §11, §14: every instance runs the order timers; closing the app stops them first.
-  const stopTimers = startOrderTimers(db, deps.config.orders.timerIntervalMs, app.log);
-  app.addHook('onClose', stopTimers);
+  await app.register(opsListingRoutes, deps);
 }

@@ -6,6 +6,9 @@ import type { Invariant } from '../../ledger/index.ts';
  * 1. per seller and coin, the escrow balance = remainingQty of their active listings + quantity of their
  *    live orders (REQUESTED, PAID, DISPUTED: DECISIONS §11) on any of their listings, closed ones included;
  * 2. per active listing, remainingQty = maxQty - quantity of its live and COMPLETED orders.
+ * A whole-database check, so it reads `sell_listings` (listings module) and `ledger_accounts` (ledger) next to
+ * `buy_orders` in one statement each: it compares three owners' records and must see them in one snapshot.
+ * Registered with the ledger check in app.ts.
  */
 export const escrowInvariants: Invariant[] = [
   async (db) => {

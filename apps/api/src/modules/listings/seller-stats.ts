@@ -1,6 +1,6 @@
 import type { SellerStats } from '@p2p/contract';
-import { sql } from 'kysely';
 import type { Tx } from '../../db/client.ts';
+import { lockSellerStats, writeSellerStats } from './repo.ts';
 
 /**
  * The sellers' track record (DECISIONS §11), a summary row per seller written in the same transaction as
@@ -34,32 +34,14 @@ export async function recordEnding(
   outcome: SellerOutcome,
 ): Promise<void> {
   if (!completed && outcome === null) return;
-  await tx
-    .insertInto('seller_stats')
-    .values({ member_id: sellerId })
-    .onConflict((oc) => oc.column('member_id').doNothing())
-    .execute();
-  const row = await tx
-    .selectFrom('seller_stats')
-    .select('recent')
-    .where('member_id', '=', sellerId)
-    .forUpdate()
-    .executeTakeFirstOrThrow();
+  const row = await lockSellerStats(tx, sellerId);
   const now = Math.floor(Date.now() / 1000);
   let recent = (row.recent as Entry[]).filter((e) => e[0] > now - WINDOW_SEC);
   if (outcome) {
     recent.push(outcome.kind === 'released' ? [now, 1, Math.max(0, outcome.releaseSec)] : [now, 0, -1]);
     recent = recent.slice(-KEEP);
   }
-  await tx
-    .updateTable('seller_stats')
-    .set({
-      completed_trades: sql<string>`completed_trades + ${completed ? 1 : 0}`,
-      recent: JSON.stringify(recent),
-      updated_at: sql<Date>`now()`,
-    })
-    .where('member_id', '=', sellerId)
-    .execute();
+  await writeSellerStats(tx, sellerId, completed ? 1 : 0, recent);
 }
 
 /**

@@ -6,15 +6,28 @@ import {
   type OrderStatus,
   toUnits,
 } from '@p2p/contract';
-import { sql } from 'kysely';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../http/errors.ts';
+import { entryRef } from '../../ledger/entries.ts';
 import { account, post } from '../../ledger/index.ts';
+import { type LockedListing, lockListing } from '../listings/repo.ts';
+import { recordEnding } from '../listings/seller-stats.ts';
 import { audit } from '../ops/audit.ts';
 import { recordDelivery } from '../wallets/deliveries.ts';
-import { autoCloseIfExhausted, type LockedListing, lockListing, releaseEscrow } from './escrow.ts';
-import { recordEnding } from './seller-stats.ts';
+import { autoCloseIfExhausted, returnQuantity } from './escrow.ts';
+import {
+  addDisputeStatement,
+  completeOrderRow,
+  endOrderRow,
+  escalateOrder,
+  expireOrder,
+  type LockedOrder,
+  lockOrder,
+  markOrderPaid,
+  openDispute,
+  orderParties,
+} from './repo.ts';
 import type { OrderParty } from './tables.ts';
 import { tradeFee } from './trade-fee.ts';
 
@@ -32,22 +45,6 @@ export type OrderActor =
   | { kind: 'seller'; memberId: number }
   | { kind: 'operator'; operatorId: number; reason: string }
   | { kind: 'system' };
-
-async function lockOrder(tx: Tx, orderId: number, skipLocked = false) {
-  let q = tx
-    .selectFrom('buy_orders')
-    .selectAll()
-    .select([
-      sql<boolean>`status = 'REQUESTED' and payment_deadline <= now()`.as('payment_due'),
-      sql<boolean>`status = 'PAID' and release_deadline <= now()`.as('release_due'),
-      sql<boolean>`dispute_opens_at <= now()`.as('dispute_open'),
-    ])
-    .where('id', '=', orderId)
-    .forUpdate();
-  if (skipLocked) q = q.skipLocked();
-  return q.executeTakeFirst();
-}
-type LockedOrder = NonNullable<Awaited<ReturnType<typeof lockOrder>>>;
 
 const partyOf = (a: OrderActor): OrderParty =>
   a.kind === 'buyer'
@@ -73,11 +70,7 @@ async function onLockedOrder(
   step: (tx: Tx, o: LockedOrder, l: LockedListing) => Promise<Outcome>,
 ): Promise<void> {
   const failure = await inTx(db, async (tx) => {
-    const pre = await tx
-      .selectFrom('buy_orders')
-      .select(['listing_id', 'buyer_id', 'seller_id'])
-      .where('id', '=', orderId)
-      .executeTakeFirst();
+    const pre = await orderParties(tx, orderId);
     const mine =
       pre !== undefined &&
       (actor.kind === 'operator' ||
@@ -107,17 +100,7 @@ async function settleLocked(tx: Tx, o: LockedOrder, l: LockedListing): Promise<b
     const to = nextOrderStatus(o.status, 'expire', 'system');
     if (to === null) return false;
     await returnQuantity(tx, o, l);
-    await tx
-      .updateTable('buy_orders')
-      .set({
-        status: to,
-        expired_at: o.payment_deadline,
-        ended_at: o.payment_deadline,
-        ended_by: 'SYSTEM',
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', o.id)
-      .execute();
+    await expireOrder(tx, o, to);
     return true;
   }
   if (o.release_due && o.release_deadline && o.paid_at) {
@@ -125,18 +108,8 @@ async function settleLocked(tx: Tx, o: LockedOrder, l: LockedListing): Promise<b
     if (to === null) return false;
     const paidAt = new Date(o.paid_at).toISOString();
     const deadline = new Date(o.release_deadline).toISOString();
-    await tx
-      .updateTable('buy_orders')
-      .set({
-        status: to,
-        disputed_at: o.release_deadline,
-        dispute_reason: 'COINS_NOT_RELEASED',
-        dispute_opened_by: 'SYSTEM',
-        system_statement: `The buyer reported the payment at ${paidAt}; the seller did not release the coins by the release deadline ${deadline}.`,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', o.id)
-      .execute();
+    const statement = `The buyer reported the payment at ${paidAt}; the seller did not release the coins by the release deadline ${deadline}.`;
+    await escalateOrder(tx, o, to, 'COINS_NOT_RELEASED', statement);
     return true;
   }
   return false;
@@ -150,15 +123,9 @@ async function settleLocked(tx: Tx, o: LockedOrder, l: LockedListing): Promise<b
  */
 export async function settleOrder(db: Db, orderId: number, skipLocked = false): Promise<boolean> {
   return inTx(db, async (tx) => {
-    const pre = await tx
-      .selectFrom('buy_orders')
-      .select('listing_id')
-      .where('id', '=', orderId)
-      .executeTakeFirst();
+    const pre = await orderParties(tx, orderId);
     if (!pre) return false;
-    let lq = tx.selectFrom('sell_listings').selectAll().where('id', '=', pre.listing_id).forUpdate();
-    if (skipLocked) lq = lq.skipLocked();
-    const listing = await lq.executeTakeFirst();
+    const listing = await lockListing(tx, pre.listing_id, undefined, skipLocked);
     if (!listing) return false;
     const order = await lockOrder(tx, orderId, skipLocked);
     if (!order) return false;
@@ -166,20 +133,6 @@ export async function settleOrder(db: Db, orderId: number, skipLocked = false): 
     if (moved) await autoCloseIfExhausted(tx, listing.id);
     return moved;
   });
-}
-
-/** The quantity of an order ending without delivery goes back to its active listing, else to the seller. */
-async function returnQuantity(tx: Tx, o: LockedOrder, l: LockedListing): Promise<void> {
-  const units = toUnits(o.request_qty);
-  if (l.status === 'OPEN' || l.status === 'PAUSED' || l.status === 'PENDING_REVIEW') {
-    await tx
-      .updateTable('sell_listings')
-      .set({ remaining_qty: fromUnits(toUnits(l.remaining_qty) + units), updated_at: sql<Date>`now()` })
-      .where('id', '=', l.id)
-      .execute();
-  } else {
-    await releaseEscrow(tx, o.seller_id, o.coin, units, `order:${o.id}:release`);
-  }
 }
 
 async function auditIfOperator(
@@ -215,17 +168,7 @@ export async function endOrder(db: Db, orderId: number, actor: OrderActor, actio
     const to = decide(o, action, actor);
     if (to instanceof AppError) return to;
     await returnQuantity(tx, o, l);
-    await tx
-      .updateTable('buy_orders')
-      .set({
-        status: to,
-        reason: actor.kind === 'operator' ? actor.reason : null,
-        ended_at: sql<Date>`now()`,
-        ended_by: partyOf(actor),
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', o.id)
-      .execute();
+    await endOrderRow(tx, o.id, to, partyOf(actor), actor.kind === 'operator' ? actor.reason : null);
     if (to === 'REJECTED') await recordEnding(tx, o.seller_id, false, { kind: 'failed' });
     await auditIfOperator(tx, actor, action, o.id, o.status);
     return null;
@@ -247,17 +190,7 @@ export async function markPaid(
   await onLockedOrder(db, orderId, actor, async (tx, o) => {
     const to = decide(o, 'paid', actor);
     if (to instanceof AppError) return to;
-    await tx
-      .updateTable('buy_orders')
-      .set({
-        status: to,
-        paid_at: sql<Date>`now()`,
-        release_deadline: sql<Date>`now() + make_interval(secs => ${w.releaseWindowSec})`,
-        dispute_opens_at: sql<Date>`now() + make_interval(secs => ${w.disputeAfterSec})`,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', o.id)
-      .execute();
+    await markOrderPaid(tx, o.id, to, w);
     return null;
   });
 }
@@ -278,11 +211,7 @@ export async function disputeOrder(
   await onLockedOrder(db, orderId, actor, async (tx, o) => {
     if (o.status === 'DISPUTED') {
       if (o[column] !== null) return new AppError('INVALID_STATE');
-      await tx
-        .updateTable('buy_orders')
-        .set({ [column]: body.statement, updated_at: sql<Date>`now()` })
-        .where('id', '=', o.id)
-        .execute();
+      await addDisputeStatement(tx, o.id, column, body.statement);
       return null;
     }
     const to = decide(o, 'dispute', actor);
@@ -291,19 +220,7 @@ export async function disputeOrder(
       const from = o.dispute_opens_at === null ? null : new Date(o.dispute_opens_at).toISOString();
       return new AppError('DISPUTE_TOO_EARLY', { from });
     }
-    await tx
-      .updateTable('buy_orders')
-      .set({
-        status: to,
-        // whole milliseconds: the dispute queue's keyset cursor carries this instant in ms
-        disputed_at: sql<Date>`date_trunc('milliseconds', now())`,
-        dispute_reason: body.reason,
-        dispute_opened_by: actor.kind === 'buyer' ? 'BUYER' : 'SELLER',
-        [column]: body.statement,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', o.id)
-      .execute();
+    await openDispute(tx, o.id, to, actor.kind === 'buyer' ? 'BUYER' : 'SELLER', column, body);
     return null;
   });
 }
@@ -338,28 +255,14 @@ export async function completeOrder(
       },
     ];
     if (fee > 0n) postings.push({ account: account.fees(o.coin), amount: fee });
-    await post(tx, {
-      ref: `order:${o.id}:complete`,
-      kind: internal ? 'trade' : 'trade_withdrawal',
-      postings,
+    await post(tx, { ...entryRef.tradeDelivery(o.id, internal), postings });
+    const releaseSec = await completeOrderRow(tx, o.id, {
+      to,
+      txid,
+      feeQty: fromUnits(fee),
+      by: partyOf(actor),
+      reason: actor.kind === 'operator' ? actor.reason : null,
     });
-    const done = await tx
-      .updateTable('buy_orders')
-      .set({
-        status: to,
-        txid,
-        fee_qty: fromUnits(fee),
-        reason: actor.kind === 'operator' ? actor.reason : null,
-        completed_at: sql<Date>`now()`,
-        ended_at: sql<Date>`now()`,
-        ended_by: partyOf(actor),
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', o.id)
-      .returning(
-        sql<number>`extract(epoch from now() - coalesce(paid_at, created_at))::int`.as('release_sec'),
-      )
-      .executeTakeFirstOrThrow();
     await recordDelivery(tx, {
       orderId: o.id,
       coin: o.coin,
@@ -376,9 +279,7 @@ export async function completeOrder(
       tx,
       o.seller_id,
       true,
-      actor.kind === 'seller'
-        ? { kind: 'released', releaseSec: Number(done.release_sec) }
-        : { kind: 'failed' },
+      actor.kind === 'seller' ? { kind: 'released', releaseSec } : { kind: 'failed' },
     );
     await auditIfOperator(tx, actor, 'complete', o.id, o.status);
     return null;

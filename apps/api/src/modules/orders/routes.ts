@@ -16,14 +16,20 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import { requireStepUp } from '../identity/step-up.ts';
-import * as history from './order-queries.ts';
-import { buyOrderView, createBuyOrder } from './orders.ts';
+import opsOrderRoutes from './ops-routes.ts';
+import protocolRoutes from './protocol-routes.ts';
+import * as history from './queries.ts';
+import { buyOrderView, createBuyOrder } from './service.ts';
 import { completeOrder, endOrder } from './transitions.ts';
 
 const IdParams = z.object({ id: idParam });
 const bearer = [{ bearer: [] }];
 
-/** Buy order routes (SPEC §7, DECISIONS §4, §10): create, cancel, reject, complete, the histories. */
+/**
+ * Buy order routes (SPEC §7, DECISIONS §4, §10): create, cancel, reject, complete, the histories; the trade
+ * protocol's calls in protocol-routes.ts, the operator's in ops-routes.ts. The order timers and the escrow
+ * invariants are wired in app.ts.
+ */
 export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const { db } = deps;
   const member = deps.guards.requireMember;
@@ -152,4 +158,7 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
     },
     async (request) => ok(await history.sellOrderDetail(db, memberIdOf(request), request.params.id)),
   );
+
+  await app.register(protocolRoutes, deps);
+  await app.register(opsOrderRoutes, deps);
 }

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, FIXTURE_PASSWORD, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { openSession } from '../identity/session.ts';
+import { buyBody, operator, placeOrder, verifiedBuyer, walletFor } from '../orders/test-kit.ts';
 import { approveListing, closeListing, createListing } from './service.ts';
-import { buyBody, operator, placeOrder, verifiedBuyer, walletFor } from './test-kit.ts';
 
 interface Seeded {
   id: number;

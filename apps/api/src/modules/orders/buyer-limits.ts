@@ -1,7 +1,7 @@
-import { LIMITS, LIVE_ORDER_STATUSES } from '@p2p/contract';
-import { sql } from 'kysely';
 import type { Tx } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
+import { lockMemberForTrade } from '../identity/repo.ts';
+import { buyerStanding } from './repo.ts';
 
 /** The buyer limits of DECISIONS §11 (config.orders). */
 export interface BuyerLimits {
@@ -18,7 +18,7 @@ export interface BuyerLimits {
  * an sms_codes row of purpose 'member' that this member requested and verified for their current phone
  * `phoneE164` within the purchase window), or 422 PURCHASE_NOT_VERIFIED. Each check allows exactly one
  * order: the order stores its id under a unique index, which decides when two requests race past this read.
- * One statement for the three reads; call it inside the order's transaction after lockBuyer (a separate
+ * One statement for the three reads (repo.ts buyerStanding); call it inside the order's transaction after lockBuyer (a separate
  * statement, so this one's snapshot is taken after the lock and sees every order the buyer committed).
  */
 export async function checkBuyerAndPurchaseCheck(
@@ -27,23 +27,7 @@ export async function checkBuyerAndPurchaseCheck(
   phoneE164: string,
   rules: BuyerLimits,
 ): Promise<number> {
-  const row = await sql<{ drops: string; last: Date | string | null; live: string; check_id: string | null }>`
-    select d.n as drops, d.last, lv.n as live, c.id as check_id
-    from (select count(*) as n, max(ended_at) as last from buy_orders
-            where buyer_id = ${buyerId}
-              and (status = 'EXPIRED' or (status = 'CANCELED' and ended_by = 'BUYER'))
-              and ended_at > now() - interval '24 hours') d
-    cross join (select count(*) as n from buy_orders
-                  where buyer_id = ${buyerId} and status in (${sql.join(LIVE_ORDER_STATUSES.map((s) => sql.lit(s)))})) lv
-    left join lateral (
-      select c.id from sms_codes c
-      where c.phone_e164 = ${phoneE164} and c.purpose = 'member' and c.member_id = ${buyerId}
-        and c.verified_at > now() - make_interval(secs => ${LIMITS.purchaseVerifyWindowSec})
-        and not exists (select 1 from buy_orders o where o.purchase_check_id = c.id)
-      order by c.verified_at desc
-      limit 1) c on true`.execute(tx);
-  const r = row.rows[0];
-  if (!r) throw new Error('buyer standing: no row');
+  const r = await buyerStanding(tx, buyerId, phoneE164);
   if (Number(r.drops) >= rules.buyerCancelsPerDay && r.last) {
     const until = new Date(new Date(r.last).getTime() + 24 * 3600_000).toISOString();
     throw new AppError('PURCHASE_BLOCKED', { until });
@@ -57,14 +41,9 @@ export async function checkBuyerAndPurchaseCheck(
 
 /**
  * Locks the buyer's member row for the order's transaction, so one buyer's concurrent purchases are
- * counted one after the other (the live-order limit and the purchase check cannot be raced).
+ * counted one after the other (the live-order limit and the purchase check cannot be raced). Returns the
+ * buyer's current phone (E.164). The row is the identity module's: locked through its repo.
  */
 export async function lockBuyer(tx: Tx, buyerId: number): Promise<string> {
-  const m = await tx
-    .selectFrom('members')
-    .select('phone_e164')
-    .where('id', '=', buyerId)
-    .forNoKeyUpdate()
-    .executeTakeFirstOrThrow();
-  return m.phone_e164;
+  return (await lockMemberForTrade(tx, buyerId)).phoneE164;
 }

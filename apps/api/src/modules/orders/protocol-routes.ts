@@ -5,7 +5,7 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import * as history from './order-queries.ts';
+import * as history from './queries.ts';
 import { disputeOrder, markPaid } from './transitions.ts';
 
 const IdParams = z.object({ id: idParam });
@@ -13,7 +13,7 @@ const bearer = [{ bearer: [] }];
 
 /**
  * The trade protocol's member calls (DECISIONS §11): "I have paid" and disputes. The order timers are
- * started by the market module (routes.ts). Non-parties get 404 ORDER_NOT_FOUND.
+ * started in app.ts. Non-parties get 404 ORDER_NOT_FOUND.
  */
 export default async function protocolRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const { db } = deps;

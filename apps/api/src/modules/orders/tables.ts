@@ -5,25 +5,6 @@ import type { CreatedAt, Numeric } from '../../db/schema.ts';
 type Coin = 'BTC' | 'ETH' | 'XRP' | 'TRX';
 type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
-export interface SellListingsTable {
-  id: Generated<number>;
-  seller_id: number;
-  wallet_id: number;
-  coin: Coin;
-  min_qty: Numeric;
-  max_qty: Numeric;
-  remaining_qty: Numeric;
-  /** whole won (bigint column, read as a number: prices stay far below 2^53) */
-  unit_price_krw: ColumnType<number, number, number>;
-  bank_name: string;
-  account_no: string;
-  status: Generated<'PENDING_REVIEW' | 'OPEN' | 'PAUSED' | 'CLOSED' | 'REJECTED'>;
-  reject_reason: string | null;
-  created_at: CreatedAt;
-  updated_at: CreatedAt;
-  closed_at: NullableTime;
-}
-
 export interface BuyOrdersTable {
   id: Generated<number>;
   listing_id: number;
@@ -70,20 +51,7 @@ export interface BuyOrdersTable {
 /** Who ended an order (ended_by). */
 export type OrderParty = 'BUYER' | 'SELLER' | 'OPERATOR' | 'SYSTEM';
 
-/**
- * A seller's maintained track record (DECISIONS §11). recent: [ended epoch s, 1 released by the seller |
- * 0 rejected or released by an operator, release seconds | -1], newest last, 30 days, at most 100.
- */
-export interface SellerStatsTable {
-  member_id: number;
-  completed_trades: ColumnType<string, number | string | undefined, number | string>;
-  recent: ColumnType<[number, number, number][], string | undefined, string>;
-  updated_at: CreatedAt;
-}
-
-/** Tables of the market module (004_market.sql, 008_trade_protocol.sql). */
-export interface MarketTables {
-  sell_listings: SellListingsTable;
+/** Tables of the orders module (004_market.sql, 008_trade_protocol.sql). */
+export interface OrdersTables {
   buy_orders: BuyOrdersTable;
-  seller_stats: SellerStatsTable;
 }

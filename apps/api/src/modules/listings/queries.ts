@@ -11,7 +11,8 @@ import { iso, maskName } from './views.ts';
 // members cannot trade). An OPEN listing whose remainingQty fell below minQty while orders are still live
 // cannot sell anything more, so the public lists hide it (DECISIONS §4 note).
 function tradeBase(db: DbOrTx, coin: TradeListQuery['coin']) {
-  // NOT IN over the partial index of suspended members: the count stays one pass over the listings.
+  // NOT IN over the partial index of suspended members: the count stays one pass over the listings. The
+  // members table is the identity module's, read here in the same statement (a page is one round trip).
   let q = db
     .selectFrom('sell_listings as l')
     .where('l.status', '=', 'OPEN')
@@ -23,7 +24,7 @@ function tradeBase(db: DbOrTx, coin: TradeListQuery['coin']) {
   return q;
 }
 
-/** The seller and their maintained track record (one primary-key row each, DECISIONS §11). */
+/** The seller (identity's `members`) and their maintained track record (one primary-key row each, DECISIONS §11). */
 function withSeller(q: ReturnType<typeof tradeBase>) {
   return q
     .innerJoin('members as m', 'm.id', 'l.seller_id')
@@ -122,7 +123,8 @@ export async function tradeList(db: DbOrTx, q: TradeListQuery): Promise<Page<Tra
 
 /**
  * The home carousel (SPEC §2 "/"): up to 10 listed listings with the most COMPLETED orders in the last
- * 7 days, then the newest.
+ * 7 days, then the newest. The count of `buy_orders` (the orders module's table) is a correlated subquery
+ * of this one statement: a publicly cached read that would otherwise ask the orders module per card.
  */
 export async function bestListings(db: DbOrTx): Promise<TradeListing[]> {
   const rows = await withSeller(tradeBase(db, undefined))
@@ -191,4 +193,81 @@ export async function mySellListings(
     }),
     (r) => encodeCursor('my-sell', { key: null, id: r.id }),
   );
+}
+
+/**
+ * Selects one listing with its wallet address and seller identity (SPEC §3 "Sell-listing detail"). Joins
+ * `wallets` and `members` of the wallets and identity modules in the same statement: the detail is read on
+ * every listing screen and after every listing change, and a second round trip for an address and a name
+ * would double its cost. Read only; those modules' columns named here are part of their contract.
+ */
+export function listingWithSeller(db: DbOrTx) {
+  return db
+    .selectFrom('sell_listings as l')
+    .innerJoin('wallets as w', 'w.id', 'l.wallet_id')
+    .innerJoin('members as m', 'm.id', 'l.seller_id')
+    .select([
+      'l.id',
+      'l.seller_id',
+      'l.coin',
+      'l.status',
+      'l.created_at',
+      'l.unit_price_krw',
+      'l.min_qty',
+      'l.max_qty',
+      'l.remaining_qty',
+      'l.bank_name',
+      'l.account_no',
+      'l.reject_reason',
+      'w.address',
+      'm.login_id',
+      'm.country_code',
+      'm.phone_e164',
+      'm.name',
+    ]);
+}
+
+export type ListingWithSellerRow = Awaited<
+  ReturnType<ReturnType<typeof listingWithSeller>['executeTakeFirstOrThrow']>
+>;
+
+/**
+ * The terms of listing `listingId` a purchase is checked against before the row lock (they never change):
+ * id, seller, coin, status, minQty, unit price and the seller's member status; undefined when absent.
+ * With `walletId` (an INTERNAL destination) the buyer's ACTIVE wallet of the listing's coin with that id
+ * comes along (dest_wallet_id, dest_wallet_address; null when it is not theirs, not of the coin or not
+ * active). One statement joining `members` (identity) and `wallets` (wallets module): a purchase is the
+ * platform's hot path (bench/README, issue 15) and asking the wallets module separately would add a round
+ * trip to every purchase. Read only.
+ */
+export async function listingForPurchase(
+  db: DbOrTx,
+  listingId: number,
+  buyerId: number,
+  walletId: number | null,
+) {
+  return db
+    .selectFrom('sell_listings as l')
+    .innerJoin('members as m', 'm.id', 'l.seller_id')
+    .leftJoin('wallets as w', (j) =>
+      j
+        // identity ids start at 1: no wallet named, no row joined
+        .on('w.id', '=', walletId ?? 0)
+        .on('w.member_id', '=', buyerId)
+        .onRef('w.coin', '=', 'l.coin')
+        .on('w.status', '=', 'ACTIVE'),
+    )
+    .select([
+      'l.id',
+      'l.seller_id',
+      'l.coin',
+      'l.status',
+      'l.min_qty',
+      'l.unit_price_krw',
+      'm.status as seller_status',
+      'w.id as dest_wallet_id',
+      'w.address as dest_wallet_address',
+    ])
+    .where('l.id', '=', listingId)
+    .executeTakeFirst();
 }

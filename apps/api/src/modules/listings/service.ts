@@ -1,19 +1,19 @@
 import {
-  fromUnits,
   nextListingStatus,
   type SellListingCreateBody,
   type SellListingDetail,
   toUnits,
 } from '@p2p/contract';
-import { sql } from 'kysely';
-import type { Db, DbOrTx, Tx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError, pgCode, pgConstraint } from '../../http/errors.ts';
-import { account, post } from '../../ledger/index.ts';
+import { AppError } from '../../http/errors.ts';
+import { entryRef } from '../../ledger/entries.ts';
 import { audit } from '../ops/audit.ts';
 import { ownActiveWallet } from '../wallets/service.ts';
-import { closeLocked, lockListing, releaseEscrow } from './escrow.ts';
-import { listingWithSeller, toListingDetail } from './views.ts';
+import { closeLocked, holdEscrow, releaseEscrow } from './escrow.ts';
+import { listingWithSeller } from './queries.ts';
+import { endListing, insertListing, lockListing, setListingStatus } from './repo.ts';
+import { toListingDetail } from './views.ts';
 
 /** The seller's view of one listing, or 404 LISTING_NOT_FOUND (also when it is another member's). */
 export async function listingDetail(
@@ -43,49 +43,9 @@ export async function createListing(
     const wallet = await ownActiveWallet(tx, sellerId, input.walletId);
     const maxUnits = toUnits(input.maxQty);
     const id = await insertListing(tx, sellerId, wallet, input);
-    await post(tx, {
-      ref: `listing:${id}:escrow`,
-      kind: 'escrow_hold',
-      postings: [
-        { account: account.available(sellerId, wallet.coin), amount: -maxUnits },
-        { account: account.escrow(sellerId, wallet.coin), amount: maxUnits },
-      ],
-    });
+    await holdEscrow(tx, sellerId, wallet.coin, maxUnits, entryRef.escrowHold(id));
     return listingDetail(tx, id);
   });
-}
-
-async function insertListing(
-  tx: Tx,
-  sellerId: number,
-  wallet: { id: number; coin: 'BTC' | 'ETH' | 'XRP' | 'TRX' },
-  input: SellListingCreateBody,
-): Promise<number> {
-  const maxQty = fromUnits(toUnits(input.maxQty));
-  try {
-    const row = await tx
-      .insertInto('sell_listings')
-      .values({
-        seller_id: sellerId,
-        wallet_id: wallet.id,
-        coin: wallet.coin,
-        min_qty: fromUnits(toUnits(input.minQty)),
-        max_qty: maxQty,
-        remaining_qty: maxQty,
-        unit_price_krw: input.unitPriceKrw,
-        bank_name: input.bankName,
-        account_no: input.accountNo,
-        reject_reason: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
-  } catch (err) {
-    if (pgCode(err) === '23505' && pgConstraint(err) === 'sell_listings_one_active_key') {
-      throw new AppError('DUPLICATE_SELLER');
-    }
-    throw err;
-  }
 }
 
 /** Operator approval (DECISIONS §4, §8): PENDING_REVIEW -> OPEN, audited. 404 / 409 INVALID_STATE. */
@@ -99,11 +59,7 @@ export async function approveListing(
     if (!l) throw new AppError('LISTING_NOT_FOUND');
     const next = nextListingStatus(l.status, 'approve');
     if (next === null) throw new AppError('INVALID_STATE');
-    await tx
-      .updateTable('sell_listings')
-      .set({ status: next, updated_at: sql<Date>`now()` })
-      .where('id', '=', l.id)
-      .execute();
+    await setListingStatus(tx, l.id, next);
     await audit(tx, { operatorId, action: 'listing.approve', targetType: 'listing', targetId: l.id });
     return listingDetail(tx, l.id);
   });
@@ -124,18 +80,9 @@ export async function rejectListing(
     if (!l) throw new AppError('LISTING_NOT_FOUND');
     const next = nextListingStatus(l.status, 'reject');
     if (next === null) throw new AppError('INVALID_STATE');
-    await releaseEscrow(tx, l.seller_id, l.coin, toUnits(l.remaining_qty), `listing:${l.id}:reject`);
-    await tx
-      .updateTable('sell_listings')
-      .set({
-        status: next,
-        reject_reason: reason,
-        remaining_qty: '0',
-        closed_at: sql<Date>`now()`,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', l.id)
-      .execute();
+    const ref = entryRef.listingEscrowRelease(l.id, 'reject');
+    await releaseEscrow(tx, l.seller_id, l.coin, toUnits(l.remaining_qty), ref);
+    await endListing(tx, l.id, next, reason);
     await audit(tx, { operatorId, action: 'listing.reject', targetType: 'listing', targetId: l.id, reason });
     return listingDetail(tx, l.id);
   });

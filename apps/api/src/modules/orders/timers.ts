@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
+import { dueOrderIds, isOrderDue } from './repo.ts';
 import { settleOrder } from './transitions.ts';
 
 /**
@@ -13,21 +13,6 @@ import { settleOrder } from './transitions.ts';
 
 /** How many due orders one sweep takes (the next tick takes the rest). */
 const BATCH = 100;
-
-/** Ids of orders whose deadline has passed, oldest deadline first; `memberId` narrows to one party's. */
-async function dueOrderIds(db: DbOrTx, limit: number, memberId?: number): Promise<number[]> {
-  const party = memberId === undefined ? sql`true` : sql`(buyer_id = ${memberId} or seller_id = ${memberId})`;
-  const r = await sql<{ id: number; due: Date }>`
-    (select id, payment_deadline as due from buy_orders
-       where status = 'REQUESTED' and payment_deadline <= now() and ${party}
-       order by payment_deadline limit ${limit})
-    union all
-    (select id, release_deadline as due from buy_orders
-       where status = 'PAID' and release_deadline <= now() and ${party}
-       order by release_deadline limit ${limit})
-    order by due limit ${limit}`.execute(db);
-  return r.rows.map((x) => Number(x.id));
-}
 
 /**
  * One sweep: settles up to BATCH due orders, skipping rows another transaction holds. Returns how many
@@ -60,18 +45,7 @@ export async function settleDueFor(db: Db, memberId: number): Promise<number> {
 
 /** Settles one order before it is shown (no-op unless its deadline has passed). */
 export async function settleBeforeRead(db: Db, orderId: number): Promise<void> {
-  const due = await db
-    .selectFrom('buy_orders')
-    .select('id')
-    .where('id', '=', orderId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', '=', 'REQUESTED'), eb('payment_deadline', '<=', sql<Date>`now()`)]),
-        eb.and([eb('status', '=', 'PAID'), eb('release_deadline', '<=', sql<Date>`now()`)]),
-      ]),
-    )
-    .executeTakeFirst();
-  if (due) await settleOrder(db, orderId);
+  if (await isOrderDue(db, orderId)) await settleOrder(db, orderId);
 }
 
 /**
