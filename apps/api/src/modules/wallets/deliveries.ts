@@ -1,6 +1,6 @@
 import type { Coin, DestType } from '@p2p/contract';
-import { sql } from 'kysely';
 import type { Tx } from '../../db/client.ts';
+import { dbNow, insertTransfer, linkCounterpart, walletAddress } from './repo.ts';
 
 /** What a completed buy order delivers (DECISIONS §4 "Seller completes"), as the wallets module records it. */
 export interface Delivery {
@@ -24,65 +24,49 @@ export interface Delivery {
  * Writes the transfer rows of a buy order's delivery inside the order's transaction (the ledger entry is the
  * caller's): the seller's WITHDRAW, COMPLETED for INTERNAL, PENDING for EXTERNAL (the operator sends it, and a
  * rejection refunds the buyer: refund_member_id); for INTERNAL also the buyer's DEPOSIT, the two rows linked by
- * counterpart_id. The wallets module owns the transfers table, so the market module calls this instead.
+ * counterpart_id. The wallets module owns the transfers table, so the orders module calls this instead.
  */
 export async function recordDelivery(tx: Tx, d: Delivery): Promise<void> {
   const internal = d.destType === 'INTERNAL';
-  const withdraw = await tx
-    .insertInto('transfers')
-    .values({
-      wallet_id: d.sellerWalletId,
-      member_id: d.sellerId,
-      coin: d.coin,
-      type: 'WITHDRAW',
-      dest_type: d.destType,
-      status: internal ? 'COMPLETED' : 'PENDING',
-      address: d.destAddress,
-      amount: d.amount,
-      fee: d.fee,
-      txid: null,
-      chain_index: null,
-      counterpart_id: null,
-      buy_order_id: d.orderId,
-      refund_member_id: internal ? null : d.buyerId,
-      reason: null,
-      processed_by: null,
-      completed_at: internal ? sql<Date>`now()` : null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const withdrawId = await insertTransfer(tx, {
+    wallet_id: d.sellerWalletId,
+    member_id: d.sellerId,
+    coin: d.coin,
+    type: 'WITHDRAW',
+    dest_type: d.destType,
+    status: internal ? 'COMPLETED' : 'PENDING',
+    address: d.destAddress,
+    amount: d.amount,
+    fee: d.fee,
+    txid: null,
+    chain_index: null,
+    counterpart_id: null,
+    buy_order_id: d.orderId,
+    refund_member_id: internal ? null : d.buyerId,
+    reason: null,
+    processed_by: null,
+    completed_at: internal ? dbNow() : null,
+  });
   if (!internal || d.destWalletId === null) return;
-  const seller = await tx
-    .selectFrom('wallets')
-    .select('address')
-    .where('id', '=', d.sellerWalletId)
-    .executeTakeFirstOrThrow();
-  const deposit = await tx
-    .insertInto('transfers')
-    .values({
-      wallet_id: d.destWalletId,
-      member_id: d.buyerId,
-      coin: d.coin,
-      type: 'DEPOSIT',
-      dest_type: 'INTERNAL',
-      status: 'COMPLETED',
-      address: seller.address,
-      amount: d.amount,
-      fee: d.fee,
-      txid: null,
-      chain_index: null,
-      counterpart_id: withdraw.id,
-      buy_order_id: d.orderId,
-      refund_member_id: null,
-      reason: null,
-      processed_by: null,
-      completed_at: sql<Date>`now()`,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await tx
-    .updateTable('transfers')
-    .set({ counterpart_id: deposit.id })
-    .where('id', '=', withdraw.id)
-    .execute();
+  const sellerAddress = await walletAddress(tx, d.sellerWalletId);
+  const depositId = await insertTransfer(tx, {
+    wallet_id: d.destWalletId,
+    member_id: d.buyerId,
+    coin: d.coin,
+    type: 'DEPOSIT',
+    dest_type: 'INTERNAL',
+    status: 'COMPLETED',
+    address: sellerAddress,
+    amount: d.amount,
+    fee: d.fee,
+    txid: null,
+    chain_index: null,
+    counterpart_id: withdrawId,
+    buy_order_id: d.orderId,
+    refund_member_id: null,
+    reason: null,
+    processed_by: null,
+    completed_at: dbNow(),
+  });
+  await linkCounterpart(tx, withdrawId, depositId);
 }

@@ -1,5 +1,4 @@
 import { type Coin, fromUnits, toUnits, type Wallet } from '@p2p/contract';
-import type { Selectable } from 'kysely';
 import { chainKeys, depositAddress, isValidAddress, normalizeAddress } from '../../chains/index.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
@@ -7,25 +6,20 @@ import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../http/errors.ts';
 import { entryRef } from '../../ledger/entries.ts';
 import { account, post } from '../../ledger/index.ts';
-import type { TransfersTable, WalletsTable } from './tables.ts';
+import {
+  depositTransferOf,
+  hasWallet,
+  insertDepositTransfer,
+  insertWallet,
+  type TransferRow,
+  takeDerivationIndex,
+  type WalletRow,
+  walletByAddress,
+  walletOfMember,
+  walletsWithBalances,
+} from './repo.ts';
 
-export type WalletRow = Selectable<WalletsTable>;
-export type TransferRow = Selectable<TransfersTable>;
-
-/** The member's ACTIVE wallet of `coin`, or undefined (DECISIONS §5: one wallet per member and coin). */
-export async function findActiveWallet(
-  db: DbOrTx,
-  memberId: number,
-  coin: Coin,
-): Promise<WalletRow | undefined> {
-  return db
-    .selectFrom('wallets')
-    .selectAll()
-    .where('member_id', '=', memberId)
-    .where('coin', '=', coin)
-    .where('status', '=', 'ACTIVE')
-    .executeTakeFirst();
-}
+export { findActiveWallet, type TransferRow, type WalletRow } from './repo.ts';
 
 /**
  * Creates the member's wallet of `coin` with the deposit address of the coin's next derivation index
@@ -38,35 +32,14 @@ export async function createWallet(db: DbOrTx, memberId: number, coin: Coin): Pr
   return inTx(db, async (tx) => {
     if (await hasWallet(tx, memberId, coin)) throw new AppError('WALLET_EXISTS');
     for (let attempt = 0; attempt < 10; attempt++) {
-      const counter = await tx
-        .updateTable('derivation_counters')
-        .set((eb) => ({ next_index: eb('next_index', '+', 1) }))
-        .where('coin', '=', coin)
-        .returning('next_index')
-        .executeTakeFirstOrThrow();
-      const index = counter.next_index - 1;
-      const inserted = await tx
-        .insertInto('wallets')
-        .values({ member_id: memberId, coin, address: depositAddress(coin, index), derivation_index: index })
-        // Any unique key: (member, coin) when a concurrent call won, (coin, address|index) otherwise.
-        .onConflict((oc) => oc.doNothing())
-        .returningAll()
-        .executeTakeFirst();
+      const index = await takeDerivationIndex(tx, coin);
+      const address = depositAddress(coin, index);
+      const inserted = await insertWallet(tx, { memberId, coin, address, index });
       if (inserted) return inserted;
       if (await hasWallet(tx, memberId, coin)) throw new AppError('WALLET_EXISTS');
     }
     throw new Error(`no free derivation index found for ${coin}`);
   });
-}
-
-async function hasWallet(db: DbOrTx, memberId: number, coin: Coin): Promise<boolean> {
-  const row = await db
-    .selectFrom('wallets')
-    .select('id')
-    .where('member_id', '=', memberId)
-    .where('coin', '=', coin)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** A wallet with its balances; the member route adds the configured withdrawal fee. */
@@ -76,31 +49,8 @@ export type WalletBalances = Omit<Wallet, 'withdrawFee'>;
  * The member's wallets with their balances (DECISIONS §4: `balance` is the available balance, escrow
  * shown apart), in coin order of creation.
  */
-
 export async function listWallets(db: DbOrTx, memberId: number): Promise<WalletBalances[]> {
-  const rows = await db
-    .selectFrom('wallets as w')
-    .leftJoin('ledger_accounts as a', (j) =>
-      j
-        .onRef('a.member_id', '=', 'w.member_id')
-        .onRef('a.coin', '=', 'w.coin')
-        .on('a.kind', '=', 'available'),
-    )
-    .leftJoin('ledger_accounts as e', (j) =>
-      j.onRef('e.member_id', '=', 'w.member_id').onRef('e.coin', '=', 'w.coin').on('e.kind', '=', 'escrow'),
-    )
-    .select([
-      'w.id',
-      'w.coin',
-      'w.address',
-      'w.status',
-      'w.created_at',
-      'a.balance as available',
-      'e.balance as escrow',
-    ])
-    .where('w.member_id', '=', memberId)
-    .orderBy('w.id')
-    .execute();
+  const rows = await walletsWithBalances(db, memberId);
   return rows.map((r) => ({
     id: r.id,
     coinCode: r.coin,
@@ -114,12 +64,7 @@ export async function listWallets(db: DbOrTx, memberId: number): Promise<WalletB
 
 /** One wallet of the member by id, or AppError WALLET_NOT_FOUND (another member's id included). */
 export async function ownWallet(db: DbOrTx, memberId: number, walletId: number): Promise<WalletRow> {
-  const w = await db
-    .selectFrom('wallets')
-    .selectAll()
-    .where('id', '=', walletId)
-    .where('member_id', '=', memberId)
-    .executeTakeFirst();
+  const w = await walletOfMember(db, memberId, walletId);
   if (!w) throw new AppError('WALLET_NOT_FOUND');
   return w;
 }
@@ -161,47 +106,11 @@ export async function creditDeposit(
   if (!isValidAddress(input.coin, input.address, chainKeys().network)) throw new AppError('INVALID_ADDRESS');
   const address = normalizeAddress(input.coin, input.address);
   return inTx(db, async (tx) => {
-    const w = await tx
-      .selectFrom('wallets')
-      .selectAll()
-      .where('coin', '=', input.coin)
-      .where('address', '=', address)
-      .executeTakeFirst();
+    const w = await walletByAddress(tx, input.coin, address);
     if (!w) throw new AppError('WALLET_NOT_FOUND');
-    const inserted = await tx
-      .insertInto('transfers')
-      .values({
-        wallet_id: w.id,
-        member_id: w.member_id,
-        coin: input.coin,
-        type: 'DEPOSIT',
-        dest_type: 'EXTERNAL',
-        status: 'COMPLETED',
-        address: w.address,
-        amount: fromUnits(units),
-        txid: input.txid,
-        chain_index: input.index,
-        completed_at: new Date(),
-      })
-      .onConflict((oc) =>
-        oc
-          .columns(['coin', 'txid', 'chain_index'])
-          .where('type', '=', 'DEPOSIT')
-          .where('dest_type', '=', 'EXTERNAL')
-          .doNothing(),
-      )
-      .returningAll()
-      .executeTakeFirst();
+    const inserted = await insertDepositTransfer(tx, w, input, fromUnits(units));
     if (!inserted) {
-      const existing = await tx
-        .selectFrom('transfers')
-        .selectAll()
-        .where('coin', '=', input.coin)
-        .where('txid', '=', input.txid)
-        .where('chain_index', '=', input.index)
-        .where('type', '=', 'DEPOSIT')
-        .where('dest_type', '=', 'EXTERNAL')
-        .executeTakeFirstOrThrow();
+      const existing = await depositTransferOf(tx, input);
       if (existing.wallet_id !== w.id || toUnits(qty(existing.amount)) !== units) {
         throw new AppError('DUPLICATE_ENTRY');
       }
