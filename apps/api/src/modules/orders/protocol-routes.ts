@@ -6,6 +6,7 @@ import { ok, okResponse } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import * as history from './queries.ts';
+import { orderParties } from './repo.ts';
 import { disputeOrder, markPaid } from './transitions.ts';
 
 const IdParams = z.object({ id: idParam });
@@ -57,11 +58,7 @@ export default async function protocolRoutes(app: FastifyZod, deps: AppDeps): Pr
     async (request) => {
       const me = memberIdOf(request);
       const id = request.params.id;
-      const o = await db
-        .selectFrom('buy_orders')
-        .select(['buyer_id', 'seller_id'])
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const o = await orderParties(db, id);
       const side = o?.buyer_id === me ? 'buyer' : o?.seller_id === me ? 'seller' : null;
       if (side === null) throw new AppError('ORDER_NOT_FOUND');
       await disputeOrder(db, id, { kind: side, memberId: me }, request.body);

@@ -5,6 +5,7 @@ import type {
   OrderHistoryItem,
   SellOrderDetail,
 } from '@p2p/contract';
+import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
@@ -80,6 +81,17 @@ export function orderWithParties(db: DbOrTx) {
 }
 
 export type OrderRow = Awaited<ReturnType<ReturnType<typeof orderWithParties>['executeTakeFirstOrThrow']>>;
+
+/** One order with its parties and `due` (its payment or release deadline has passed), or undefined. */
+export async function orderWithDue(db: DbOrTx, orderId: number) {
+  return orderWithParties(db)
+    .select(
+      sql<boolean>`(o.status = 'REQUESTED' and o.payment_deadline <= now())
+          or (o.status = 'PAID' and o.release_deadline <= now())`.as('due'),
+    )
+    .where('o.id', '=', orderId)
+    .executeTakeFirst();
+}
 
 export type OrderSide = 'buyer' | 'seller';
 

@@ -53,6 +53,16 @@ export async function insertBuyOrder(tx: Tx, values: InsertObject<DB, 'buy_order
   return row.id;
 }
 
+/**
+ * The payment deadline of a new order (DECISIONS §11), as the database computes it in the insert: the
+ * reserved instant (a reserve purchase) or now, plus `paymentWindowSec`.
+ */
+export function paymentDeadline(reservedAt: Date | null, paymentWindowSec: number) {
+  return reservedAt
+    ? sql<Date>`${reservedAt.toISOString()}::timestamptz + make_interval(secs => ${paymentWindowSec})`
+    : sql<Date>`now() + make_interval(secs => ${paymentWindowSec})`;
+}
+
 /** True when the listing has an order in REQUESTED, PAID or DISPUTED (DECISIONS §11). */
 export async function hasLiveOrder(tx: Tx, listingId: number): Promise<boolean> {
   const live = await tx

@@ -8,7 +8,6 @@ import {
   receiveQty,
   toUnits,
 } from '@p2p/contract';
-import { sql } from 'kysely';
 import { type ChainNetwork, isValidAddress, normalizeAddress } from '../../chains/index.ts';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
@@ -16,8 +15,8 @@ import { AppError, pgConstraint } from '../../http/errors.ts';
 import { listingForPurchase } from '../listings/queries.ts';
 import { lockListing, takeListingQty } from '../listings/repo.ts';
 import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer } from './buyer-limits.ts';
-import { orderWithParties } from './queries.ts';
-import { insertBuyOrder } from './repo.ts';
+import { orderWithDue } from './queries.ts';
+import { insertBuyOrder, paymentDeadline } from './repo.ts';
 import { checkReserve } from './reserve.ts';
 import { settleDueFor } from './timers.ts';
 import { settleOrder } from './transitions.ts';
@@ -33,14 +32,7 @@ export interface OrderRules extends BuyerLimits {
  * read again (settleBeforeRead's test rides in the read, so an order not due costs one statement).
  */
 export async function buyOrderView(db: Db, orderId: number): Promise<BuyOrderCreated> {
-  const read = () =>
-    orderWithParties(db)
-      .select(
-        sql<boolean>`(o.status = 'REQUESTED' and o.payment_deadline <= now())
-          or (o.status = 'PAID' and o.release_deadline <= now())`.as('due'),
-      )
-      .where('o.id', '=', orderId)
-      .executeTakeFirst();
+  const read = () => orderWithDue(db, orderId);
   let row = await read();
   if (row?.due) {
     await settleOrder(db, orderId);
@@ -140,9 +132,7 @@ export async function createBuyOrder(
       txid: null,
       reason: null,
       // instant: now + the window; reserve: the reserved KST instant + the window (DECISIONS §11)
-      payment_deadline: reservedAt
-        ? sql<Date>`${reservedAt.toISOString()}::timestamptz + make_interval(secs => ${rules.paymentWindowSec})`
-        : sql<Date>`now() + make_interval(secs => ${rules.paymentWindowSec})`,
+      payment_deadline: paymentDeadline(reservedAt, rules.paymentWindowSec),
       purchase_check_id: check,
     });
   }).catch((err: unknown) => {

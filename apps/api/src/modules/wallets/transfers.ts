@@ -17,6 +17,13 @@ import { toPage } from '../../http/page.ts';
 import { entryRef } from '../../ledger/entries.ts';
 import { account, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/step-up.ts';
+import {
+  activeWalletByAddress,
+  countTransfersOfWallet,
+  insertTransferRow,
+  linkCounterpartRow,
+  transfersOfWallet,
+} from './repo-transfers.ts';
 import { ownWallet, type TransferRow, type WalletRow } from './service.ts';
 
 /** The wire shape of a transfer row (SPEC §3 "Transfer"). */
@@ -47,18 +54,10 @@ export async function listTransfers(
   q: { walletId: number; cursor?: string; size: number },
 ): Promise<TransferPage> {
   await ownWallet(db, memberId, q.walletId);
-  let query = db.selectFrom('transfers').selectAll().where('wallet_id', '=', q.walletId);
-  if (q.cursor) query = query.where('id', '<', decodeIdCursor('transfers', q.cursor));
-  const rows = await query
-    .orderBy('id', 'desc')
-    .limit(q.size + 1)
-    .execute();
-  const count = await db
-    .selectFrom('transfers')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('wallet_id', '=', q.walletId)
-    .executeTakeFirstOrThrow();
-  return toPage(rows, q.size, Number(count.n), transferOut, (r) => encodeIdCursor('transfers', r.id));
+  const beforeId = q.cursor ? decodeIdCursor('transfers', q.cursor) : undefined;
+  const rows = await transfersOfWallet(db, q.walletId, beforeId, q.size + 1);
+  const count = await countTransfersOfWallet(db, q.walletId);
+  return toPage(rows, q.size, count, transferOut, (r) => encodeIdCursor('transfers', r.id));
 }
 
 /**
@@ -108,13 +107,7 @@ async function internalTransfer(
   units: bigint,
 ): Promise<TransferRow> {
   const coin: Coin = from.coin;
-  const to = await tx
-    .selectFrom('wallets')
-    .selectAll()
-    .where('coin', '=', coin)
-    .where('address', '=', address)
-    .where('status', '=', 'ACTIVE')
-    .executeTakeFirst();
+  const to = await activeWalletByAddress(tx, coin, address);
   if (!to) throw new AppError('WALLET_NOT_FOUND');
   if (to.member_id === from.member_id) throw new AppError('SELF_TRANSFER');
   const now = new Date();
@@ -125,35 +118,22 @@ async function internalTransfer(
     amount: fromUnits(units),
     completed_at: now,
   } as const;
-  const out = await tx
-    .insertInto('transfers')
-    .values({
-      ...common,
-      wallet_id: from.id,
-      member_id: from.member_id,
-      type: 'WITHDRAW',
-      address: to.address,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  const inbound = await tx
-    .insertInto('transfers')
-    .values({
-      ...common,
-      wallet_id: to.id,
-      member_id: to.member_id,
-      type: 'DEPOSIT',
-      address: from.address,
-      counterpart_id: out.id,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const linked = await tx
-    .updateTable('transfers')
-    .set({ counterpart_id: inbound.id })
-    .where('id', '=', out.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const out = await insertTransferRow(tx, {
+    ...common,
+    wallet_id: from.id,
+    member_id: from.member_id,
+    type: 'WITHDRAW',
+    address: to.address,
+  });
+  const inbound = await insertTransferRow(tx, {
+    ...common,
+    wallet_id: to.id,
+    member_id: to.member_id,
+    type: 'DEPOSIT',
+    address: from.address,
+    counterpart_id: out.id,
+  });
+  const linked = await linkCounterpartRow(tx, out.id, inbound.id);
   await post(tx, {
     ...entryRef.internalTransfer(out.id),
     postings: [
@@ -172,21 +152,17 @@ async function externalWithdrawal(
   fee: bigint,
 ): Promise<TransferRow> {
   const coin: Coin = from.coin;
-  const row = await tx
-    .insertInto('transfers')
-    .values({
-      wallet_id: from.id,
-      member_id: from.member_id,
-      coin,
-      type: 'WITHDRAW',
-      dest_type: 'EXTERNAL',
-      status: 'PENDING',
-      address,
-      amount: fromUnits(units),
-      fee: fromUnits(fee),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = await insertTransferRow(tx, {
+    wallet_id: from.id,
+    member_id: from.member_id,
+    coin,
+    type: 'WITHDRAW',
+    dest_type: 'EXTERNAL',
+    status: 'PENDING',
+    address,
+    amount: fromUnits(units),
+    fee: fromUnits(fee),
+  });
   const postings = [
     { account: account.available(from.member_id, coin), amount: -(units + fee) },
     { account: account.withdrawalPending(coin), amount: units },

@@ -8,7 +8,15 @@ import { toPage } from '../../http/page.ts';
 import { entryRef } from '../../ledger/entries.ts';
 import { account, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
-import { creditDeposit, type DepositInput, type TransferRow } from './service.ts';
+import {
+  countWithdrawals,
+  lockWithdrawal,
+  updateWithdrawal,
+  type WithdrawalRow,
+  withdrawalById,
+  withdrawalsOfStatus,
+} from './repo-transfers.ts';
+import { creditDeposit, type DepositInput } from './service.ts';
 
 /**
  * POST /ops/api/v1/deposits (DECISIONS §5, §10): credits the deposit and writes the audit record in the
@@ -48,8 +56,6 @@ export async function opsCreditDeposit(db: Db, operatorId: number, input: Deposi
   });
 }
 
-type WithdrawalRow = TransferRow & { login_id: string };
-
 function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
   return {
     withdrawalId: r.id,
@@ -69,35 +75,15 @@ function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
   };
 }
 
-function externalWithdrawals(db: Db) {
-  return db
-    .selectFrom('transfers as t')
-    .innerJoin('members as m', 'm.id', 't.member_id')
-    .selectAll('t')
-    .select('m.login_id')
-    .where('t.type', '=', 'WITHDRAW')
-    .where('t.dest_type', '=', 'EXTERNAL');
-}
-
 /** GET /ops/api/v1/withdrawals: external withdrawals of a status, oldest first (the operator's queue). */
 export async function listWithdrawals(
   db: Db,
   q: { status: TransferStatus; size: number; cursor?: string },
 ): Promise<{ list: OpsWithdrawal[]; nextCursor: string | null; totalCount: number }> {
-  let query = externalWithdrawals(db).where('t.status', '=', q.status);
-  if (q.cursor) query = query.where('t.id', '>', decodeIdCursor('withdrawals', q.cursor));
-  const rows = await query
-    .orderBy('t.id')
-    .limit(q.size + 1)
-    .execute();
-  const count = await db
-    .selectFrom('transfers')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('type', '=', 'WITHDRAW')
-    .where('dest_type', '=', 'EXTERNAL')
-    .where('status', '=', q.status)
-    .executeTakeFirstOrThrow();
-  return toPage(rows, q.size, Number(count.n), withdrawalOut, (r) => encodeIdCursor('withdrawals', r.id));
+  const afterId = q.cursor ? decodeIdCursor('withdrawals', q.cursor) : undefined;
+  const rows = await withdrawalsOfStatus(db, q.status, afterId, q.size + 1);
+  const count = await countWithdrawals(db, q.status);
+  return toPage(rows, q.size, count, withdrawalOut, (r) => encodeIdCursor('withdrawals', r.id));
 }
 
 type Decision = { kind: 'complete'; txid: string } | { kind: 'reject'; reason: string };
@@ -116,14 +102,7 @@ export async function decideWithdrawal(
   decision: Decision,
 ): Promise<OpsWithdrawal> {
   return inTx(db, async (tx) => {
-    const w = await tx
-      .selectFrom('transfers')
-      .selectAll()
-      .where('id', '=', id)
-      .where('type', '=', 'WITHDRAW')
-      .where('dest_type', '=', 'EXTERNAL')
-      .forUpdate()
-      .executeTakeFirst();
+    const w = await lockWithdrawal(tx, id);
     if (!w) throw new AppError('NOT_FOUND');
     if (w.status !== 'PENDING') throw new AppError('INVALID_STATE');
     const coin: Coin = w.coin;
@@ -147,17 +126,13 @@ export async function decideWithdrawal(
       if (fee > 0n) postings.push({ account: account.fees(coin), amount: -fee });
       await post(tx, { ...entryRef.withdrawalReject(w.id), postings });
     }
-    await tx
-      .updateTable('transfers')
-      .set({
-        status: decision.kind === 'complete' ? 'COMPLETED' : 'REJECTED',
-        txid: decision.kind === 'complete' ? decision.txid : w.txid,
-        reason: decision.kind === 'reject' ? decision.reason : w.reason,
-        processed_by: operatorId,
-        completed_at: new Date(),
-      })
-      .where('id', '=', w.id)
-      .execute();
+    await updateWithdrawal(tx, w.id, {
+      status: decision.kind === 'complete' ? 'COMPLETED' : 'REJECTED',
+      txid: decision.kind === 'complete' ? decision.txid : w.txid,
+      reason: decision.kind === 'reject' ? decision.reason : w.reason,
+      processed_by: operatorId,
+      completed_at: new Date(),
+    });
     await audit(tx, {
       operatorId,
       action: decision.kind === 'complete' ? 'withdrawal.complete' : 'withdrawal.reject',
@@ -169,13 +144,6 @@ export async function decideWithdrawal(
           ? { txid: decision.txid, coin, amount: qty(w.amount) }
           : { refundMemberId: refundTo, coin, amount: qty(w.amount), fee: qty(w.fee) },
     });
-    const updated = await tx
-      .selectFrom('transfers as t')
-      .innerJoin('members as m', 'm.id', 't.member_id')
-      .selectAll('t')
-      .select('m.login_id')
-      .where('t.id', '=', w.id)
-      .executeTakeFirstOrThrow();
-    return withdrawalOut(updated);
+    return withdrawalOut(await withdrawalById(tx, w.id));
   });
 }
