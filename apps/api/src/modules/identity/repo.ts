@@ -1,8 +1,10 @@
-import type { Tx } from '../../db/client.ts';
+import { sql } from 'kysely';
+import type { DbOrTx, Tx } from '../../db/client.ts';
 
 /**
- * The SQL of the identity module's tables (`members`, `sms_codes`, sessions) that other modules need.
- * Other modules lock or read a member only through these functions.
+ * The SQL of the identity module's tables (`members`, `sms_codes`, sessions) that other modules need:
+ * the orders module locks a buyer, the ops module suspends members and creates operators through these.
+ * Other modules never write `members` themselves.
  */
 
 /**
@@ -18,4 +20,96 @@ export async function lockMemberForTrade(tx: Tx, memberId: number): Promise<{ ph
     .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
   return { phoneE164: m.phone_e164 };
+}
+
+/** The member columns the operator console shows (DECISIONS §8). */
+export const OPS_MEMBER_COLUMNS = [
+  'id',
+  'login_id',
+  'nickname',
+  'name',
+  'country_code',
+  'phone_e164',
+  'role',
+  'status',
+  'suspended_reason',
+  'created_at',
+] as const;
+
+/** A member as the operator console reads it (OPS_MEMBER_COLUMNS). */
+export type OpsMemberRow = {
+  id: number;
+  login_id: string;
+  nickname: string;
+  name: string;
+  country_code: string;
+  phone_e164: string;
+  role: 'MEMBER' | 'OPERATOR';
+  status: 'ACTIVE' | 'SUSPENDED';
+  suspended_reason: string | null;
+  created_at: Date;
+};
+
+/** A member's row (OPS_MEMBER_COLUMNS) under SELECT ... FOR UPDATE, or undefined. */
+export async function lockMemberRow(tx: Tx, memberId: number): Promise<OpsMemberRow | undefined> {
+  return tx
+    .selectFrom('members')
+    .select(OPS_MEMBER_COLUMNS)
+    .where('id', '=', memberId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/**
+ * Sets a locked member's status (DECISIONS §8): SUSPENDED with the operator's `reason`, or ACTIVE with the
+ * reason cleared. Returns the updated row. The guards read the status on every request.
+ */
+export async function setMemberStatus(
+  tx: Tx,
+  memberId: number,
+  status: 'ACTIVE' | 'SUSPENDED',
+  reason: string | null,
+): Promise<OpsMemberRow> {
+  return tx
+    .updateTable('members')
+    .set({ status, suspended_reason: reason, updated_at: sql<Date>`now()` })
+    .where('id', '=', memberId)
+    .returning(OPS_MEMBER_COLUMNS)
+    .executeTakeFirstOrThrow();
+}
+
+/** A member by login id, case-insensitive (id, login id as stored, role), or undefined. */
+export async function memberByLoginId(db: DbOrTx, loginId: string) {
+  return db
+    .selectFrom('members')
+    .select(['id', 'login_id', 'role'])
+    .where((eb) => eb(eb.fn('lower', ['login_id']), '=', loginId.toLowerCase()))
+    .executeTakeFirst();
+}
+
+/**
+ * Inserts an OPERATOR member (start-up and the CLI, DECISIONS §8) with an argon2id `passwordHash`; returns
+ * its id. Unique violations (`members_login_id_key`, `members_nickname_key`) are thrown as they are.
+ */
+export async function insertOperatorMember(
+  db: DbOrTx,
+  m: { loginId: string; nickname: string; name: string; phoneE164: string; passwordHash: string },
+): Promise<number> {
+  const row = await db
+    .insertInto('members')
+    .values({
+      login_id: m.loginId,
+      nickname: m.nickname,
+      name: m.name,
+      country_code: '82',
+      phone_e164: m.phoneE164,
+      password_hash: m.passwordHash,
+      bank_name: null,
+      account_no: null,
+      role: 'OPERATOR',
+      suspended_reason: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }

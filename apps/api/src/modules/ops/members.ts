@@ -1,40 +1,18 @@
 import type { OpsMember, OpsMemberDetail } from '@p2p/contract';
 import { type ExpressionBuilder, sql } from 'kysely';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
 import { inTx } from '../../db/tx.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
 import { toPage } from '../../http/page.ts';
+import { lockMemberRow, OPS_MEMBER_COLUMNS, type OpsMemberRow, setMemberStatus } from '../identity/repo.ts';
 import { revokeAllRefreshTokens } from '../identity/session.ts';
 import { listWallets } from '../wallets/service.ts';
 import { audit } from './audit.ts';
 
-const MEMBER_COLUMNS = [
-  'id',
-  'login_id',
-  'nickname',
-  'name',
-  'country_code',
-  'phone_e164',
-  'role',
-  'status',
-  'suspended_reason',
-  'created_at',
-] as const;
-
-type MemberRow = {
-  id: number;
-  login_id: string;
-  nickname: string;
-  name: string;
-  country_code: string;
-  phone_e164: string;
-  role: 'MEMBER' | 'OPERATOR';
-  status: 'ACTIVE' | 'SUSPENDED';
-  suspended_reason: string | null;
-  created_at: Date;
-};
+const MEMBER_COLUMNS = OPS_MEMBER_COLUMNS;
+type MemberRow = OpsMemberRow;
 
 function toOpsMember(r: MemberRow): OpsMember {
   return {
@@ -111,6 +89,7 @@ export async function memberDetail(db: Db, memberId: number): Promise<OpsMemberD
     .where('id', '=', memberId)
     .executeTakeFirst();
   if (!row) throw new AppError('NOT_FOUND_MEMBER_ID');
+  // Read-only counts over the listings' and orders' tables in one statement for the console's member page.
   const counts = await sql<{ listings: number; asBuyer: number; asSeller: number }>`
     select
       (select count(*) from sell_listings
@@ -133,13 +112,8 @@ export async function memberDetail(db: Db, memberId: number): Promise<OpsMemberD
   };
 }
 
-async function lockMember(tx: DbOrTx, memberId: number): Promise<MemberRow> {
-  const row = await tx
-    .selectFrom('members')
-    .select(MEMBER_COLUMNS)
-    .where('id', '=', memberId)
-    .forUpdate()
-    .executeTakeFirst();
+async function lockMember(tx: Tx, memberId: number): Promise<MemberRow> {
+  const row = await lockMemberRow(tx, memberId);
   if (!row) throw new AppError('NOT_FOUND_MEMBER_ID');
   return row;
 }
@@ -160,12 +134,7 @@ export async function suspendMember(
   return inTx(db, async (tx) => {
     const member = await lockMember(tx, memberId);
     if (member.status === 'SUSPENDED') throw new AppError('INVALID_STATE', { status: member.status });
-    const updated = await tx
-      .updateTable('members')
-      .set({ status: 'SUSPENDED', suspended_reason: reason, updated_at: sql<Date>`now()` })
-      .where('id', '=', memberId)
-      .returning(MEMBER_COLUMNS)
-      .executeTakeFirstOrThrow();
+    const updated = await setMemberStatus(tx, memberId, 'SUSPENDED', reason);
     await revokeAllRefreshTokens(tx, memberId);
     await audit(tx, {
       operatorId,
@@ -191,12 +160,7 @@ export async function unsuspendMember(
   return inTx(db, async (tx) => {
     const member = await lockMember(tx, memberId);
     if (member.status !== 'SUSPENDED') throw new AppError('INVALID_STATE', { status: member.status });
-    const updated = await tx
-      .updateTable('members')
-      .set({ status: 'ACTIVE', suspended_reason: null, updated_at: sql<Date>`now()` })
-      .where('id', '=', memberId)
-      .returning(MEMBER_COLUMNS)
-      .executeTakeFirstOrThrow();
+    const updated = await setMemberStatus(tx, memberId, 'ACTIVE', null);
     await audit(tx, {
       operatorId,
       action: 'member.unsuspend',

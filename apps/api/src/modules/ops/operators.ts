@@ -3,6 +3,7 @@ import { isE164, loginIdField, nameField, passwordField } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { pgConstraint } from '../../http/errors.ts';
 import { hashPassword } from '../identity/password.ts';
+import { insertOperatorMember, memberByLoginId } from '../identity/repo.ts';
 
 export interface OperatorInput {
   loginId: string;
@@ -49,23 +50,14 @@ export async function ensureOperator(db: Db, o: OperatorInput): Promise<EnsureOp
     const base = o.loginId.slice(0, 12);
     const nickname = attempt === 0 ? base : `${base.slice(0, 8)}${randomInt(1000, 9999)}`;
     try {
-      const row = await db
-        .insertInto('members')
-        .values({
-          login_id: o.loginId,
-          nickname,
-          name: o.name ?? 'Operator',
-          country_code: '82',
-          phone_e164: o.phoneE164 ?? DEFAULT_PHONE,
-          password_hash: passwordHash,
-          bank_name: null,
-          account_no: null,
-          role: 'OPERATOR',
-          suspended_reason: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      return { outcome: 'created', id: row.id, loginId: o.loginId };
+      const id = await insertOperatorMember(db, {
+        loginId: o.loginId,
+        nickname,
+        name: o.name ?? 'Operator',
+        phoneE164: o.phoneE164 ?? DEFAULT_PHONE,
+        passwordHash,
+      });
+      return { outcome: 'created', id, loginId: o.loginId };
     } catch (err) {
       const constraint = pgConstraint(err);
       // Another process created the same login ID between our read and insert: report what is there.
@@ -80,11 +72,7 @@ export async function ensureOperator(db: Db, o: OperatorInput): Promise<EnsureOp
 }
 
 async function findByLoginId(db: Db, loginId: string): Promise<EnsureOperatorResult | null> {
-  const row = await db
-    .selectFrom('members')
-    .select(['id', 'login_id', 'role'])
-    .where((eb) => eb(eb.fn('lower', ['login_id']), '=', loginId.toLowerCase()))
-    .executeTakeFirst();
+  const row = await memberByLoginId(db, loginId);
   if (!row) return null;
   return {
     outcome: row.role === 'OPERATOR' ? 'exists' : 'conflict-member',
