@@ -113,6 +113,15 @@ export type Coin = keyof typeof COIN_SPECS;
  */
 export const COINS = Object.keys(COIN_SPECS) as [Coin, ...Coin[]];
 
+/**
+ * A record with one value per coin of the registry, in COINS order: how code fills a `Record<Coin, T>`
+ * without naming the coins (configuration, price tables).
+ */
+export function byCoin<T>(value: (coin: Coin) => T): Record<Coin, T> {
+  const entries: [Coin, T][] = COINS.map((coin) => [coin, value(coin)]);
+  return Object.fromEntries(entries) as Record<Coin, T>;
+}
+
 /** The registry entry of `coin`, typed as the general CoinSpec (for code that must not depend on one coin). */
 export function coinSpec(coin: Coin): CoinSpec {
   return COIN_SPECS[coin];
