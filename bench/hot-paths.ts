@@ -22,6 +22,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COINS } from '@p2p/contract';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { buildApp } from '../apps/api/src/app.ts';
@@ -38,6 +39,9 @@ import {
 import type { TestApp } from '../apps/api/test/helpers.ts';
 import { freshDatabase } from '../apps/api/test/infra.ts';
 import { devXpubs, freePort } from '../scripts/cluster.mjs';
+
+/** The registry's coins as a SQL array literal (codes are [A-Z0-9]), dealt round robin to bench wallets. */
+const COIN_ARRAY = sql.raw(`(array[${COINS.map((c) => `'${c}'`).join(',')}])`);
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const base = process.env.DATABASE_URL;
@@ -209,7 +213,7 @@ async function main(): Promise<void> {
       from generate_series(1, ${LISTINGS}) g`.execute(dbh.db);
     await sql`
       insert into wallets (member_id, coin, address, derivation_index)
-      select id, (array['BTC','ETH','XRP','TRX'])[1 + id % 4], 'bench-addr-' || id, id from members
+      select id, ${COIN_ARRAY}[1 + id % ${sql.lit(COINS.length)}], 'bench-addr-' || id, id from members
       where login_id like 'bench%'`.execute(dbh.db);
     await sql`
       insert into sell_listings (seller_id, wallet_id, coin, min_qty, max_qty, remaining_qty, unit_price_krw,

@@ -8,11 +8,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { COINS } from '@p2p/contract';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../apps/api/src/app.ts';
 import { loadConfig } from '../apps/api/src/config.ts';
 import { openDb } from '../apps/api/src/db/client.ts';
+
+/** The registry's coins as a SQL array literal (codes are [A-Z0-9]), dealt round robin to bench wallets. */
+const COIN_ARRAY = sql.raw(`(array[${COINS.map((c) => `'${c}'`).join(',')}])`);
 
 const base = process.env.DATABASE_URL;
 if (!base) {
@@ -121,7 +125,7 @@ async function seed(db: import('../apps/api/src/db/client.ts').Db, n: number): P
     from generate_series(1, ${n}) g`.execute(db);
   await sql`
     insert into wallets (member_id, coin, address, derivation_index)
-    select id, (array['BTC','ETH','XRP','TRX'])[1 + id % 4], 'bench-addr-' || id, id from members
+    select id, ${COIN_ARRAY}[1 + id % ${sql.lit(COINS.length)}], 'bench-addr-' || id, id from members
     where login_id like 'bench%'`.execute(db);
   await sql`
     insert into sell_listings (seller_id, wallet_id, coin, min_qty, max_qty, remaining_qty, unit_price_krw,

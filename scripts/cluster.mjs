@@ -21,10 +21,9 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { HDKey } from '@scure/bip32';
 import pg from 'pg';
-import { ACCOUNT_PATHS } from '../apps/api/src/chains/derive.ts';
+import { COIN_SPECS, COINS } from '../packages/contract/src/coins.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const COINS = ['BTC', 'ETH', 'XRP', 'TRX'];
 
 /** The HAProxy binary (Debian puts it in /usr/sbin, often not on a user's PATH), or null when absent. */
 export function findHaproxy() {
@@ -51,7 +50,9 @@ export function freePort() {
 /** Watch-only account keys (xpubs) of a random development seed: one per coin, for every instance alike. */
 export function devXpubs() {
   const root = HDKey.fromMasterSeed(randomBytes(32));
-  return Object.fromEntries(COINS.map((c) => [`XPUB_${c}`, root.derive(ACCOUNT_PATHS[c]).publicExtendedKey]));
+  return Object.fromEntries(
+    COINS.map((c) => [`XPUB_${c}`, root.derive(COIN_SPECS[c].accountPath.mainnet).publicExtendedKey]),
+  );
 }
 
 /** The HAProxy configuration: round robin over the instances, a server is taken out after two failed /readyz. */

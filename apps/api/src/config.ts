@@ -1,11 +1,20 @@
 import { resolve } from 'node:path';
-import type { CompanyInfo } from '@p2p/contract';
+import { byCoin, COINS, type Coin, type CompanyInfo } from '@p2p/contract';
 import { z } from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 /** A coin amount with at most 8 decimals (withdrawal fees, DECISIONS §3). */
 const FEE_RE = /^\d{1,12}(\.\d{1,8})?$/;
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+
+/**
+ * `<PREFIX>_<COIN>` for every coin of the registry (issue 10): XPUB_BTC, XPUB_ETH, ... Typed by the template
+ * literal, so `e[\`XPUB_${coin}\`]` reads one of them.
+ */
+function perCoin<P extends string, T extends z.ZodType>(prefix: P, field: T): Record<`${P}_${Coin}`, T> {
+  const entries: [`${P}_${Coin}`, T][] = COINS.map((coin) => [`${prefix}_${coin}`, field]);
+  return Object.fromEntries(entries) as Record<`${P}_${Coin}`, T>;
+}
 
 /**
  * Every environment variable the API reads (DECISIONS §10), parsed once. Defaults are those of the
@@ -34,14 +43,8 @@ const schema = z.object({
   COMPANY_VASP_NO: z.string().optional(),
   COMPANY_SUPPORT: z.string().optional(),
   CHAIN_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
-  XPUB_BTC: z.string().optional(),
-  XPUB_ETH: z.string().optional(),
-  XPUB_XRP: z.string().optional(),
-  XPUB_TRX: z.string().optional(),
-  WITHDRAW_FEE_BTC: z.string().regex(FEE_RE).default('0'),
-  WITHDRAW_FEE_ETH: z.string().regex(FEE_RE).default('0'),
-  WITHDRAW_FEE_XRP: z.string().regex(FEE_RE).default('0'),
-  WITHDRAW_FEE_TRX: z.string().regex(FEE_RE).default('0'),
+  ...perCoin('XPUB', z.string().optional()),
+  ...perCoin('WITHDRAW_FEE', z.string().regex(FEE_RE).default('0')),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
   ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(1800),
   ORDER_DISPUTE_AFTER_SEC: int(900),
@@ -124,9 +127,10 @@ export interface Config {
   };
   chain: {
     network: 'mainnet' | 'testnet';
-    xpubs: Partial<Record<'BTC' | 'ETH' | 'XRP' | 'TRX', string>>;
+    /** XPUB_<COIN>: the watch-only account key per coin (DECISIONS §5); absent = development seed or refusal. */
+    xpubs: Partial<Record<Coin, string>>;
     /** Fee per external withdrawal, a decimal coin amount per coin (DECISIONS §3; default 0). */
-    withdrawFees: Record<'BTC' | 'ETH' | 'XRP' | 'TRX', string>;
+    withdrawFees: Record<Coin, string>;
   };
   /** Fee per completed buy order in basis points of requestQty, paid by the buyer (DECISIONS §3; 0..1000). */
   tradeFeeBps: number;
@@ -225,13 +229,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     chain: {
       network: e.CHAIN_NETWORK,
-      xpubs: { BTC: e.XPUB_BTC, ETH: e.XPUB_ETH, XRP: e.XPUB_XRP, TRX: e.XPUB_TRX },
-      withdrawFees: {
-        BTC: e.WITHDRAW_FEE_BTC,
-        ETH: e.WITHDRAW_FEE_ETH,
-        XRP: e.WITHDRAW_FEE_XRP,
-        TRX: e.WITHDRAW_FEE_TRX,
-      },
+      xpubs: byCoin((coin) => e[`XPUB_${coin}`]),
+      withdrawFees: byCoin((coin) => e[`WITHDRAW_FEE_${coin}`]),
     },
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: {

@@ -1,6 +1,5 @@
-/** Coins traded (SPEC §9). */
-export const COINS = ['BTC', 'ETH', 'XRP', 'TRX'] as const;
-export type Coin = (typeof COINS)[number];
+/** Coins traded (SPEC §9): declared once in the coin registry (coins.ts). */
+export { byCoin, COIN_SPECS, COINS, type Coin, type CoinSpec, coinSpec, isCoin } from './coins.ts';
 
 /** Country calling codes used for trade matching (SPEC §3, §9). Anything else is shown as 'other'. */
 export const COUNTRY_CODES = ['82', '1', '81'] as const;

@@ -9,13 +9,10 @@ import bs58check from 'bs58check';
 import { getAddress, isAddress } from 'ethers';
 import { decodeAccountID, isValidClassicAddress } from 'ripple-address-codec';
 import { describe, expect, it } from 'vitest';
-import {
-  addressFromPublicKey,
-  deriveAddress,
-  toChecksumAddress as getChecksum,
-  parseAccountKey,
-} from './derive.ts';
-import { decodeSegwit, isValidAddress, isValidBech32String } from './validate.ts';
+import { decodeSegwit, isValidBech32String } from './btc.ts';
+import { addressFromPublicKey, deriveAddress, parseAccountKey } from './derive.ts';
+import { toChecksumAddress as getChecksum } from './eth.ts';
+import { isValidAddress } from './registry.ts';
 import bip84 from './vectors/bip84.json' with { type: 'json' };
 import bip173 from './vectors/bip173.json' with { type: 'json' };
 import bip350 from './vectors/bip350.json' with { type: 'json' };

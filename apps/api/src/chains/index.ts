@@ -1,15 +1,12 @@
 import type { Coin } from '@p2p/contract';
 import { addressAt, type ChainKeys } from './keys.ts';
 
-export {
-  addressFromPublicKey,
-  type ChainNetwork,
-  deriveAddress,
-  parseAccountKey,
-  toChecksumAddress,
-} from './derive.ts';
+export type { ChainAdapter, ChainNetwork } from './adapter.ts';
+export { decodeSegwit, isValidBech32String } from './btc.ts';
+export { addressFromPublicKey, deriveAddress, parseAccountKey } from './derive.ts';
+export { toChecksumAddress } from './eth.ts';
 export { addressAt, type ChainKeys, resolveChainKeys } from './keys.ts';
-export { decodeSegwit, isValidAddress, isValidBech32String, normalizeAddress } from './validate.ts';
+export { CHAIN_ADAPTERS, chainAdapter, isValidAddress, normalizeAddress } from './registry.ts';
 
 /**
  * The chain keys of this process, installed by app.ts (buildApp) when the app starts. Helpers such as

@@ -5,13 +5,9 @@ import { COINS, type Coin } from '@p2p/contract';
 import { HDKey } from '@scure/bip32';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
-import {
-  ACCOUNT_PATHS,
-  type ChainNetwork,
-  deriveAddress,
-  parseAccountKey,
-  TESTNET_BTC_PATH,
-} from './derive.ts';
+import type { ChainNetwork } from './adapter.ts';
+import { parseAccountKey } from './derive.ts';
+import { CHAIN_ADAPTERS } from './registry.ts';
 
 /** Where the addresses come from: one watch-only account key per coin and the network's formats. */
 export interface ChainKeys {
@@ -69,7 +65,7 @@ function developmentAccounts(config: Config, network: ChainNetwork): Record<Coin
   const root = HDKey.fromMasterSeed(seed);
   const out = {} as Record<Coin, HDKey>;
   for (const coin of COINS) {
-    const path = coin === 'BTC' && network === 'testnet' ? TESTNET_BTC_PATH : ACCOUNT_PATHS[coin];
+    const path = CHAIN_ADAPTERS[coin].accountPath(network);
     // Keep only the public account key, as an operator exporting an xpub from a wallet would.
     out[coin] = HDKey.fromExtendedKey(root.derive(path).publicExtendedKey);
   }
@@ -99,5 +95,5 @@ function developmentSeed(config: Config): Uint8Array {
 
 /** The deposit address of derivation index `index` of `coin` (child 0/index of the account key). */
 export function addressAt(keys: ChainKeys, coin: Coin, index: number): string {
-  return deriveAddress(coin, keys.accounts[coin], index, keys.network);
+  return CHAIN_ADAPTERS[coin].depositAddress(keys.accounts[coin], index, keys.network);
 }

@@ -1,3 +1,4 @@
+import type { Coin } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
 import type { ChatTables } from '../modules/chat/tables.ts';
 import type { EventTables } from '../modules/events/tables.ts';
@@ -54,7 +55,14 @@ export interface LedgerPostingsTable {
   amount: Numeric;
 }
 
+/** The coin registry's rows (012_coins.sql): every coin column references `coins.code`. */
+export interface CoinsTable {
+  code: Coin;
+  added_at: CreatedAt;
+}
+
 export interface CoreTables {
+  coins: CoinsTable;
   members: MembersTable;
   ledger_accounts: LedgerAccountsTable;
   ledger_entries: LedgerEntriesTable;

@@ -1,7 +1,7 @@
+import type { Coin } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, Numeric } from '../../db/schema.ts';
 
-type Coin = 'BTC' | 'ETH' | 'XRP' | 'TRX';
 type NullableTime = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 
 export interface SellListingsTable {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PricesResponse } from '@p2p/contract';
+import { COINS, type PricesResponse } from '@p2p/contract';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp } from '../../../test/helpers.ts';
@@ -80,7 +80,7 @@ describe('GET /api/v1/prices over HTTP', () => {
     const r = await getPricesOverHttp({ PRICE_PROVIDER: 'static' });
     expect(r.status).toBe(200);
     expect(r.body.returnData.source).toBe('static');
-    expect(r.body.returnData.prices.map((p) => p.coin)).toEqual(['BTC', 'ETH', 'XRP', 'TRX']);
+    expect(r.body.returnData.prices.map((p) => p.coin)).toEqual(COINS);
     expect(r.body.returnData.prices[0]?.krw).toBe(140_000_000);
     expect(fake.hits).toEqual([]);
   });

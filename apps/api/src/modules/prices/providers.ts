@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { COINS, type Coin, type CoinPrice, coinPrice, type PriceSource } from '@p2p/contract';
+import { COINS, type CoinPrice, coinPrice, coinSpec, type PriceSource } from '@p2p/contract';
 import { z } from 'zod';
 import { pctFromPercent, pctFromRate, wonFromProviderNumber } from './convert.ts';
 
@@ -20,8 +20,6 @@ export interface ProviderOptions {
 export const COINGECKO_BASE = 'https://api.coingecko.com/api/v3';
 export const UPBIT_BASE = 'https://api.upbit.com/v1';
 export const BUNDLED_STATIC_FILE = join(dirname(fileURLToPath(import.meta.url)), 'static-prices.json');
-
-const COINGECKO_IDS: Record<Coin, string> = { BTC: 'bitcoin', ETH: 'ethereum', XRP: 'ripple', TRX: 'tron' };
 
 const coingeckoAnswer = z.record(
   z.string(),
@@ -49,29 +47,36 @@ function base(o: ProviderOptions, fallback: string): string {
   return (o.upstreamUrl ?? fallback).replace(/\/+$/, '');
 }
 
-/** CoinGecko simple price: ids bitcoin, ethereum, ripple, tron in KRW with the 24 h change (DECISIONS §7). */
+/**
+ * CoinGecko simple price in KRW with the 24 h change (DECISIONS §7), for the registry's `coingeckoId` of
+ * each coin (bitcoin, ethereum, ripple, tron).
+ */
 function coingecko(o: ProviderOptions): PriceProvider {
-  const ids = COINS.map((c) => COINGECKO_IDS[c]).join(',');
+  const ids = COINS.map((c) => coinSpec(c).prices.coingeckoId).join(',');
   const url = `${base(o, COINGECKO_BASE)}/simple/price?ids=${ids}&vs_currencies=krw&include_24hr_change=true`;
   return async () => {
     const body = coingeckoAnswer.parse(await getJson(url, o.timeoutMs));
     return COINS.map((coin) => {
-      const p = body[COINGECKO_IDS[coin]];
+      const p = body[coinSpec(coin).prices.coingeckoId];
       if (!p) throw new Error(`coingecko answer lacks ${coin}`);
       return { coin, krw: wonFromProviderNumber(p.krw), change24hPct: pctFromPercent(p.krw_24h_change) };
     });
   };
 }
 
-/** Upbit KRW tickers KRW-BTC, KRW-ETH, KRW-XRP, KRW-TRX: trade_price and signed_change_rate (DECISIONS §7). */
+/**
+ * Upbit KRW tickers, the registry's `upbitMarket` of each coin (KRW-BTC, KRW-ETH, KRW-XRP, KRW-TRX):
+ * trade_price and signed_change_rate (DECISIONS §7).
+ */
 function upbit(o: ProviderOptions): PriceProvider {
-  const markets = COINS.map((c) => `KRW-${c}`).join(',');
+  const markets = COINS.map((c) => coinSpec(c).prices.upbitMarket).join(',');
   const url = `${base(o, UPBIT_BASE)}/ticker?markets=${markets}`;
   return async () => {
     const rows = upbitAnswer.parse(await getJson(url, o.timeoutMs));
     return COINS.map((coin) => {
-      const t = rows.find((r) => r.market === `KRW-${coin}`);
-      if (!t) throw new Error(`upbit answer lacks KRW-${coin}`);
+      const market = coinSpec(coin).prices.upbitMarket;
+      const t = rows.find((r) => r.market === market);
+      if (!t) throw new Error(`upbit answer lacks ${market}`);
       return {
         coin,
         krw: wonFromProviderNumber(t.trade_price),

@@ -1,4 +1,4 @@
-import type { Coin } from '@p2p/contract';
+import { COINS, type Coin } from '@p2p/contract';
 
 /**
  * The demo data set (DECISIONS §9, §10 SEED_DEMO). Every field passes the member rules of SPEC §5
@@ -59,7 +59,7 @@ export const DEMO_MEMBERS: DemoMember[] = [
     phoneE164: '+821055502002',
     bankName: '신한은행',
     accountNo: '110432556677',
-    wallets: ['BTC', 'ETH', 'XRP', 'TRX'],
+    wallets: [...COINS],
     role: 'buyer',
     listings: [],
   },

@@ -82,7 +82,7 @@ describe('demo seed (SEED_DEMO=1)', () => {
   it('the demo buyer and the operator can sign in; the operator sees a clean ledger check', async () => {
     const buyer = await login(t, 'demobuyer', 'buyer1234!');
     const w = await t.call<Wallet[]>('GET', '/api/v1/wallets', { token: buyer });
-    expect(w.body.returnData.map((x) => x.coinCode).sort()).toEqual(['BTC', 'ETH', 'TRX', 'XRP']);
+    expect(w.body.returnData.map((x) => x.coinCode).sort()).toEqual([...COINS].sort());
     const my = await t.call<{ bankName: string | null }>('GET', '/my', { token: buyer });
     expect(my.body.returnData.bankName).toBe('신한은행');
     const op = await login(t, 'operator', opPassword);

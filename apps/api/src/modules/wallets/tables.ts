@@ -1,10 +1,11 @@
+import type { Coin } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, Numeric } from '../../db/schema.ts';
 
 export interface WalletsTable {
   id: Generated<number>;
   member_id: number;
-  coin: 'BTC' | 'ETH' | 'XRP' | 'TRX';
+  coin: Coin;
   address: string;
   derivation_index: number;
   status: Generated<'ACTIVE' | 'DISABLED'>;
@@ -15,7 +16,7 @@ export interface TransfersTable {
   id: Generated<number>;
   wallet_id: number;
   member_id: number;
-  coin: 'BTC' | 'ETH' | 'XRP' | 'TRX';
+  coin: Coin;
   type: 'WITHDRAW' | 'DEPOSIT';
   dest_type: 'INTERNAL' | 'EXTERNAL';
   status: 'PENDING' | 'COMPLETED' | 'REJECTED';
@@ -34,7 +35,7 @@ export interface TransfersTable {
 }
 
 export interface DerivationCountersTable {
-  coin: 'BTC' | 'ETH' | 'XRP' | 'TRX';
+  coin: Coin;
   next_index: ColumnType<number, number | undefined, number>;
 }
 
