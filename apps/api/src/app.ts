@@ -24,6 +24,7 @@ import { installMetrics } from './modules/metrics/routes.ts';
 import opsRoutes from './modules/ops/routes.ts';
 import pricesRoutes from './modules/prices/routes.ts';
 import { assertProductionSafe, runStartupTasks } from './modules/startup.ts';
+import { startTradeListCache } from './modules/trade-list/cache.ts';
 import tradeRoomRoutes from './modules/trade-room.ts';
 import walletRoutes from './modules/wallets/routes.ts';
 
@@ -107,6 +108,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     guards: createGuards(dbh.db, tokens),
     redis,
     invariants: [],
+    tradeListCache: await startTradeListCache(app, dbh, config),
   };
   app.decorate('deps', deps);
   const lifecycle: Lifecycle = { draining: false };

@@ -14,7 +14,6 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import { publicCache } from '../../http/public-cache.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import { startTradeListCache } from '../trade-list/cache.ts';
 import { escrowInvariants } from './invariants.ts';
 import opsMarketRoutes from './ops-routes.ts';
 import orderRoutes from './order-routes.ts';
@@ -38,7 +37,6 @@ export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Prom
   const { db } = deps;
   const member = deps.guards.requireMember;
   deps.invariants.push(...escrowInvariants);
-  const listCache = await startTradeListCache(app, deps);
 
   app.post(
     '/api/v1/sell-listings',
@@ -59,7 +57,7 @@ export default async function marketRoutes(app: FastifyZod, deps: AppDeps): Prom
     '/api/v1/sell-listings',
     { schema: { tags: ['market'], querystring: tradeListQuery, response: okResponse(pageOf(tradeListing)) } },
     async (request, reply) =>
-      listCache.send(request, reply, request.query, () => tradeList(db, request.query)),
+      deps.tradeListCache.send(request, reply, request.query, () => tradeList(db, request.query)),
   );
 
   // Public and the same for everyone: its own scope so the short public cache and ETag stay off the member

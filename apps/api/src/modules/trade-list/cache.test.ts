@@ -167,6 +167,20 @@ describe('trade list cache across instances', () => {
     );
   });
 
+  it('any write request on an instance drops its own cache before it answers (read your writes)', async () => {
+    const op = await operator(t);
+    const seller = await trader(t, 'BTC', '1', 'Han Sora');
+    const id = await openListing(t, seller, op, { minQty: '0.01', maxQty: '1', unitPriceKrw: BTC_PRICE });
+    const price = async () => (await getList(urlB)).body?.list.find((c) => c.listingId === id)?.unitPriceKrw;
+    await vi.waitFor(async () => expect(await price()).toBe(BTC_PRICE), { timeout: 3_000, interval: 20 });
+    await silentPriceChange(t, id, BTC_PRICE + 3);
+    expect(await price()).toBe(BTC_PRICE);
+    // a POST on B (even a refused one) drops B's entries, with no notification involved
+    const res = await fetch(`${urlB}/api/v1/sell-listings/${id}/pause`, { method: 'POST' });
+    expect(res.status).toBe(401);
+    expect(await price()).toBe(BTC_PRICE + 3);
+  });
+
   it('a suspended seller disappears at once (members trigger)', async () => {
     const op = await operator(t);
     const seller = await trader(t, 'BTC', '1', 'Choi Yuna');
