@@ -21,6 +21,7 @@ import companyRoutes from './modules/company/routes.ts';
 import healthRoutes, { type Lifecycle } from './modules/health/routes.ts';
 import identityRoutes from './modules/identity/routes.ts';
 import listingRoutes from './modules/listings/routes.ts';
+import { startTradeListCache } from './modules/listings/trade-list-cache.ts';
 import { installMetrics } from './modules/metrics/routes.ts';
 import opsRoutes from './modules/ops/routes.ts';
 import { escrowInvariants } from './modules/orders/invariants.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     guards: createGuards(dbh.db, tokens),
     redis,
     invariants: [],
+    tradeListCache: await startTradeListCache(app, dbh, config),
   };
   app.decorate('deps', deps);
   const lifecycle: Lifecycle = { draining: false };

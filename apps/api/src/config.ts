@@ -52,6 +52,7 @@ const schema = z.object({
   MAX_LIVE_ORDERS_PER_BUYER: z.coerce.number().int().min(1).default(3),
   BUYER_CANCELS_PER_DAY: z.coerce.number().int().min(1).default(3),
   ORDER_TIMER_INTERVAL_MS: int(10_000),
+  TRADE_LIST_CACHE_MS: int(1_000),
   JWT_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SEC: int(900),
   REFRESH_TOKEN_TTL_SEC: int(14 * 24 * 3600),
@@ -147,6 +148,11 @@ export interface Config {
     buyerCancelsPerDay: number;
     timerIntervalMs: number;
   };
+  /**
+   * Hard age limit (ms) of a cached trade-list answer (issue 15): the cache is dropped on every change anyway; this
+   * bounds how stale an answer can be if a notification is lost. 0 = no cache.
+   */
+  tradeListCacheMs: number;
   jwtSecret: string | undefined;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
@@ -241,6 +247,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       buyerCancelsPerDay: e.BUYER_CANCELS_PER_DAY,
       timerIntervalMs: e.ORDER_TIMER_INTERVAL_MS,
     },
+    tradeListCacheMs: e.TRADE_LIST_CACHE_MS,
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
     refreshTokenTtlSec: e.REFRESH_TOKEN_TTL_SEC,

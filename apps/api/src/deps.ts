@@ -4,6 +4,7 @@ import type { Db, DbHandle } from './db/client.ts';
 import type { Guards } from './http/auth.ts';
 import type { AccessTokens } from './http/tokens.ts';
 import type { Invariant } from './ledger/check.ts';
+import type { TradeListCache } from './modules/listings/trade-list-cache.ts';
 
 /**
  * What the composition root hands every module: configuration, the database, token signing, route guards,
@@ -18,4 +19,6 @@ export interface AppDeps {
   guards: Guards;
   redis: Redis | null;
   invariants: Invariant[];
+  /** The public trade list's answer cache (issue 15), dropped on every committed change by any instance. */
+  tradeListCache: TradeListCache;
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import pg from 'pg';
 import type { DbHandle } from '../../db/client.ts';
+import { listenChannel } from '../../db/listen.ts';
 
 /** The channel the member_events trigger notifies on (010_trade_room.sql). */
 export const EVENT_CHANNEL = 'trade_room';
@@ -64,75 +64,11 @@ export async function startEventBus(dbh: DbHandle, log: FastifyBaseLogger): Prom
     },
   };
 
-  if (dbh.pglite) {
-    const unlisten = await dbh.pglite.listen(EVENT_CHANNEL, emit);
-    // The database may already be closed by the app's own onClose hook (hook order is not ours to pick);
-    // its listener is gone with it then.
-    return { ...base, close: () => unlisten().catch(() => undefined) };
-  }
-  const url = dbh.databaseUrl;
-  if (!url) throw new Error('event bus: neither PGlite nor a DATABASE_URL');
-
-  let closed = false;
-  let client: pg.Client | null = null;
-  let timer: NodeJS.Timeout | null = null;
-  let delayMs = 500;
-  let everConnected = false;
-
-  const schedule = () => {
-    if (closed || timer) return;
-    timer = setTimeout(() => {
-      timer = null;
-      void connect();
-    }, delayMs);
-    timer.unref();
-    delayMs = Math.min(delayMs * 2, 30_000);
-  };
-
-  const connect = async () => {
-    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-    let failed = false;
-    const lost = (err?: Error) => {
-      if (failed) return;
-      failed = true;
-      if (client === c) client = null;
-      c.end().catch(() => undefined);
-      if (!closed) {
-        log.warn({ err }, 'live event listener lost its database connection; reconnecting');
-        schedule();
-      }
-    };
-    c.on('error', lost);
-    c.on('end', () => lost());
-    c.on('notification', (msg) => {
-      if (msg.channel === EVENT_CHANNEL) emit(msg.payload);
-    });
-    try {
-      await c.connect();
-      await c.query(`listen ${EVENT_CHANNEL}`);
-    } catch (err) {
-      lost(err as Error);
-      return;
-    }
-    if (closed) {
-      await c.end().catch(() => undefined);
-      return;
-    }
-    client = c;
-    delayMs = 500;
-    if (everConnected) for (const r of reconnects) r();
-    everConnected = true;
-  };
-
-  await connect();
-  return {
-    ...base,
-    close: async () => {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      const c = client;
-      client = null;
-      await c?.end().catch(() => undefined);
+  const listener = await listenChannel(dbh, EVENT_CHANNEL, log, {
+    onMessage: emit,
+    onReconnect: () => {
+      for (const r of reconnects) r();
     },
-  };
+  });
+  return { ...base, close: () => listener.close() };
 }

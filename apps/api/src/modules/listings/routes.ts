@@ -50,7 +50,8 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
   app.get(
     '/api/v1/sell-listings',
     { schema: { tags: ['market'], querystring: tradeListQuery, response: okResponse(pageOf(tradeListing)) } },
-    async (request) => ok(await tradeList(db, request.query)),
+    async (request, reply) =>
+      deps.tradeListCache.send(request, reply, request.query, () => tradeList(db, request.query)),
   );
 
   // Public and the same for everyone: its own scope so the short public cache and ETag stay off the member

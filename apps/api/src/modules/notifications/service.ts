@@ -181,35 +181,39 @@ export function createDispatcher(
 ): Dispatcher {
   const smsKinds: readonly string[] = SMS_NOTIFICATION_KINDS;
   async function dispatch(id: number): Promise<void> {
-    const n = await db
-      .updateTable('notifications')
-      .set({ dispatched_at: sql<Date>`now()` })
-      .where('id', '=', id)
-      .where('dispatched_at', 'is', null)
-      .returning(['id', 'member_id', 'kind', 'order_id', 'listing_id'])
-      .executeTakeFirst();
+    // One statement claims the notification and reads what sending it needs (issue 15): the member's phone and
+    // SMS setting (an SMS that will not go out is recorded OFF or NO_PHONE right here) and whether any push
+    // subscription exists. Only an SMS actually sent needs a second statement, for its outcome.
+    const claimed = await sql<{
+      id: number;
+      member_id: number;
+      kind: string;
+      order_id: number | null;
+      listing_id: number | null;
+      phone_e164: string | null;
+      sms_status: string | null;
+      has_push: boolean;
+    }>`update notifications n set dispatched_at = now(),
+        sms_status = case when n.kind in (${sql.join(smsKinds)}) then
+          case when s.sms_alerts = false then 'OFF' when m.phone_e164 is null then 'NO_PHONE' end end
+      from members m left join notification_settings s on s.member_id = m.id
+      where n.id = ${id} and n.dispatched_at is null and m.id = n.member_id
+      returning n.id, n.member_id, n.kind, n.order_id, n.listing_id, m.phone_e164, n.sms_status,
+        exists (select 1 from push_subscriptions p where p.member_id = n.member_id) as has_push`.execute(db);
+    const n = claimed.rows[0];
     if (!n) return;
-    if (smsKinds.includes(n.kind)) {
-      const m = await db
-        .selectFrom('members as m')
-        .leftJoin('notification_settings as s', 's.member_id', 'm.id')
-        .select(['m.phone_e164', 's.sms_alerts'])
-        .where('m.id', '=', n.member_id)
-        .executeTakeFirst();
-      let status: 'SENT' | 'OFF' | 'FAILED' | 'NO_PHONE';
-      if (m?.sms_alerts === false) status = 'OFF';
-      else if (!m?.phone_e164) status = 'NO_PHONE';
-      else {
-        try {
-          await sms.sendText(m.phone_e164, `[P2P] #${n.order_id ?? ''} ${SMS_LABEL[n.kind] ?? n.kind}`);
-          status = 'SENT';
-        } catch (err) {
-          log.warn({ err, notificationId: n.id }, 'notification SMS failed');
-          status = 'FAILED';
-        }
+    if (smsKinds.includes(n.kind) && n.sms_status === null && n.phone_e164) {
+      let status: 'SENT' | 'FAILED';
+      try {
+        await sms.sendText(n.phone_e164, `[P2P] #${n.order_id ?? ''} ${SMS_LABEL[n.kind] ?? n.kind}`);
+        status = 'SENT';
+      } catch (err) {
+        log.warn({ err, notificationId: n.id }, 'notification SMS failed');
+        status = 'FAILED';
       }
       await db.updateTable('notifications').set({ sms_status: status }).where('id', '=', n.id).execute();
     }
+    if (!n.has_push) return;
     const subs = await db
       .selectFrom('push_subscriptions')
       .select(['id', 'endpoint', 'p256dh', 'auth'])
