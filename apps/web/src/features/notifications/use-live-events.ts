@@ -1,6 +1,6 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { refreshTokens } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
 import { openEventStream, streamAllowed } from '../../lib/event-stream';
 import { useSession } from '../../lib/session';
 import { local, STORAGE_KEYS } from '../../lib/storage';
@@ -36,7 +36,7 @@ export function useLiveEvents(): void {
     if (!signedIn || !streamAllowed()) return;
     return openEventStream({
       token: () => local.get(STORAGE_KEYS.accessToken),
-      refresh: refreshTokens,
+      refresh: api.refreshTokens,
       onEvent: (event, data) => invalidate(qc, event, data),
       // after a gap, what the backlog may not cover is refetched
       onReopen: () => invalidate(qc, 'reset', {}),

@@ -13,7 +13,8 @@ export function useAuditLog(
 ) {
   return useQuery({
     queryKey: ['ops', 'audit-log', targetType ?? 'ALL', cursor ?? '', size],
-    queryFn: () => opsApi.get<Page<OpsAuditEntry>>('/ops/api/v1/audit-log', { targetType, cursor, size }),
+    queryFn: () =>
+      opsApi.get<Page<OpsAuditEntry>>('/ops/api/v1/audit-log', { query: { targetType, cursor, size } }),
     placeholderData: keepPreviousData,
   });
 }

@@ -2,7 +2,7 @@ import type { Profile, TokenPair } from '@p2p/contract';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, send } from '../../../lib/api-client';
 import { session } from '../../../lib/storage';
-import { opsRequest } from './client';
+import { opsApi } from './client';
 import { OPS_STORAGE_KEYS, useOpsSession } from './session';
 
 /** Error code of a login by an account whose role is not OPERATOR (localized as ops:errors.NOT_OPERATOR). */
@@ -49,7 +49,7 @@ export function useOpsMe() {
   const token = useOpsSession((s) => s.accessToken);
   return useQuery({
     queryKey: ['ops', 'me', token],
-    queryFn: () => opsRequest<Profile>('GET', '/my'),
+    queryFn: () => opsApi.get<Profile>('/my'),
     enabled: Boolean(token),
     retry: false,
     staleTime: 60_000,

@@ -10,7 +10,9 @@ export function useDisputeQueue(cursor: string | undefined) {
   return useQuery({
     queryKey: ['ops', 'disputes', cursor ?? ''],
     queryFn: () =>
-      opsApi.get<Page<OpsOrder>>('/ops/api/v1/orders', { status: 'DISPUTED', cursor, size: OPS_PAGE_SIZE }),
+      opsApi.get<Page<OpsOrder>>('/ops/api/v1/orders', {
+        query: { status: 'DISPUTED', cursor, size: OPS_PAGE_SIZE },
+      }),
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,
   });

@@ -11,7 +11,9 @@ export function useOpsListings(status: ListingStatus | undefined, cursor: string
   return useQuery({
     queryKey: ['ops', 'listings', status ?? 'ALL', cursor ?? ''],
     queryFn: () =>
-      opsApi.get<Page<OpsListing>>('/ops/api/v1/listings', { status, cursor, size: OPS_PAGE_SIZE }),
+      opsApi.get<Page<OpsListing>>('/ops/api/v1/listings', {
+        query: { status, cursor, size: OPS_PAGE_SIZE },
+      }),
     placeholderData: keepPreviousData,
   });
 }

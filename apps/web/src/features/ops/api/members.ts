@@ -6,7 +6,8 @@ import { OPS_PAGE_SIZE, opsApi, type Page } from './client';
 export function useOpsMembers(q: string, cursor: string | undefined) {
   return useQuery({
     queryKey: ['ops', 'members', q, cursor ?? ''],
-    queryFn: () => opsApi.get<Page<OpsMember>>('/ops/api/v1/members', { q, cursor, size: OPS_PAGE_SIZE }),
+    queryFn: () =>
+      opsApi.get<Page<OpsMember>>('/ops/api/v1/members', { query: { q, cursor, size: OPS_PAGE_SIZE } }),
     placeholderData: keepPreviousData,
   });
 }

@@ -18,10 +18,12 @@ export function useOpsOrders(filter: OrderFilter, cursor: string | undefined) {
     queryKey: ['ops', 'orders', filter.status ?? 'ALL', filter.memberId ?? 0, cursor ?? ''],
     queryFn: () =>
       opsApi.get<Page<OpsOrder>>('/ops/api/v1/orders', {
-        status: filter.status,
-        memberId: filter.memberId,
-        cursor,
-        size: OPS_PAGE_SIZE,
+        query: {
+          status: filter.status,
+          memberId: filter.memberId,
+          cursor,
+          size: OPS_PAGE_SIZE,
+        },
       }),
     placeholderData: keepPreviousData,
   });

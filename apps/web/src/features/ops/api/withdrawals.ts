@@ -8,7 +8,9 @@ export function useOpsWithdrawals(status: TransferStatus, cursor: string | undef
   return useQuery({
     queryKey: ['ops', 'withdrawals', status, cursor ?? ''],
     queryFn: () =>
-      opsApi.get<Page<OpsWithdrawal>>('/ops/api/v1/withdrawals', { status, cursor, size: OPS_PAGE_SIZE }),
+      opsApi.get<Page<OpsWithdrawal>>('/ops/api/v1/withdrawals', {
+        query: { status, cursor, size: OPS_PAGE_SIZE },
+      }),
     placeholderData: keepPreviousData,
   });
 }

@@ -2,7 +2,7 @@ import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { openEventStream, streamAllowed } from '../../../lib/event-stream';
 import { session } from '../../../lib/storage';
-import { refreshOpsTokens } from '../api/client';
+import { opsApi } from '../api/client';
 import { OPS_STORAGE_KEYS, useOpsSession } from '../api/session';
 
 /** The console's queues: what waits for an operator (DECISIONS §10, §11). Only mounted queries refetch. */
@@ -42,7 +42,7 @@ export function useOpsLiveEvents(): void {
     if (!signedIn || !streamAllowed()) return;
     return openEventStream({
       token: () => session.get(OPS_STORAGE_KEYS.accessToken),
-      refresh: refreshOpsTokens,
+      refresh: opsApi.refreshTokens,
       onEvent: (event, data) => invalidate(qc, event, data),
       onReopen: () => invalidate(qc, 'reset', {}),
     });

@@ -1,6 +1,6 @@
 import type { OrderMessage, OrderMessagePage } from '@p2p/contract';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { apiRequest, type RequestOptions } from '../../../lib/api-client';
+import { api, type RequestOptions } from '../../../lib/api-client';
 
 /**
  * Who sends the chat's requests: the member client (api-client) or the operator console's (its own
@@ -11,7 +11,7 @@ export interface ChatClient {
   request: <T>(method: string, path: string, opts?: RequestOptions) => Promise<T>;
 }
 
-export const memberChatClient: ChatClient = { name: 'member', request: apiRequest };
+export const memberChatClient: ChatClient = { name: 'member', request: api.request };
 
 /**
  * The order chat's requests (DECISIONS §12). The messages key starts with ['order-messages', orderId],
