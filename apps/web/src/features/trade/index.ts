@@ -3,6 +3,4 @@
 /** The order chat panel, also shown in the console's dispute page (DECISIONS §12). */
 export type { ChatClient } from './api/order-messages';
 export { OrderChat } from './components/OrderChat';
-export { formatDateTime } from './components/Receipts';
 export { type DetailType, StatusBadge } from './components/StatusBadge';
-export { tradeErrorText } from './error-text';

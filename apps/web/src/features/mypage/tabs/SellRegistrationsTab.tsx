@@ -5,9 +5,9 @@ import { Button } from '../../../components/ui/Button';
 import { ConfirmModal } from '../../../components/ui/ConfirmModal';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { ApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
-import { tradeErrorText } from '../../trade';
 import { useSellRegistrations } from '../api/get-sell-registrations';
 import { type AvailabilityMove, useListingAvailability } from '../api/set-availability';
 import { HistoryItem } from '../components/HistoryItem';
@@ -33,7 +33,7 @@ export function SellRegistrationsTab() {
           notify.error(
             err instanceof ApiError && err.code === 'INVALID_STATE'
               ? t('availability.stale')
-              : tradeErrorText(err, 'mypage:availability.failed'),
+              : errorText(err, 'mypage:availability.failed', 'trade'),
           ),
       },
     );

@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { Modal } from '../../../components/ui/Modal';
 import ui from '../../../components/ui/ui.module.css';
+import { errorText, fieldText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
 import s from '../ops.module.css';
-import { opsErrorText, opsFieldText } from '../text';
 
 /** An input the operator fills before confirming: a reason (required or optional) or a chain TxID. */
 export interface ActionField {
@@ -70,7 +70,7 @@ export function ConfirmDialog({ action, onDone }: { action: PendingAction; onDon
       });
       onDone();
     } catch (err) {
-      const text = opsErrorText(err);
+      const text = errorText(err, 'ops:errors.generic', 'ops');
       setFailure(text);
       notify.error(text);
     } finally {
@@ -116,7 +116,7 @@ export function ConfirmDialog({ action, onDone }: { action: PendingAction; onDon
             key={f.name}
             field={f}
             value={values[f.name] ?? ''}
-            error={opsFieldText(errors[f.name])}
+            error={fieldText(errors[f.name], 'ops')}
             onChange={(v) => {
               setValues((old) => ({ ...old, [f.name]: v }));
               setErrors((old) => ({ ...old, [f.name]: undefined }));

@@ -6,13 +6,13 @@ import { LanguageSelector } from '../../../components/layout/LanguageSelector';
 import { Button } from '../../../components/ui/Button';
 import { TextField } from '../../../components/ui/TextField';
 import { ApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
 import { opsLogin } from '../api/auth';
 import { useOpsSession } from '../api/session';
 import type { OpsFromState } from '../components/RequireOperator';
 import s from '../ops.module.css';
 import { opsPaths } from '../paths';
-import { opsErrorText } from '../text';
 
 /**
  * /ops/login: the normal login call, then GET /my; only an OPERATOR's tokens are kept (as the ops session,
@@ -72,7 +72,7 @@ export default function OpsLoginPage() {
         setTotpCode('');
         codeRef.current?.focus();
       }
-      const text = opsErrorText(err);
+      const text = errorText(err, 'ops:errors.generic', 'ops');
       setFailure(text);
       notify.error(text);
     } finally {

@@ -6,13 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { paths } from '../../../config/paths';
+import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { cancelBuyOrder } from '../api/cancel-buy-order';
 import { disputeOrder } from '../api/dispute-order';
 import { markPaid } from '../api/mark-paid';
 import { rejectBuyOrder } from '../api/reject-buy-order';
-import { tradeErrorText } from '../error-text';
 import type { MemberAction, OrderSide } from '../protocol-rules';
 import s from '../trade.module.css';
 import { DisputeSheet } from './DisputeSheet';
@@ -77,7 +77,7 @@ export function OrderActions({
       else onMoved();
       return true;
     } catch (err) {
-      notify.error(tradeErrorText(err, 'trade:protocol.failed'));
+      notify.error(errorText(err, 'trade:protocol.failed', 'trade'));
       // the order may have moved under us (expired, the other party acted): show where it stands now
       onMoved();
       return true;

@@ -8,6 +8,7 @@ import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmModal } from '../../../components/ui/ConfirmModal';
 import { paths } from '../../../config/paths';
+import { errorText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
 import { closeListing } from '../api/close-listing';
 import { getMySellListing } from '../api/get-my-listing';
@@ -16,7 +17,6 @@ import { ListingDetailCard, OrderDetailCard } from '../components/DetailCards';
 import { OrderChat } from '../components/OrderChat';
 import { BuyerOrderLive, SellerOrderLive } from '../components/OrderViews';
 import type { DetailType } from '../components/StatusBadge';
-import { tradeErrorText } from '../error-text';
 import s from '../trade.module.css';
 
 const TYPES: readonly DetailType[] = ['purchase', 'sell-register', 'sell-history'];
@@ -120,7 +120,7 @@ function ListingDetail({ id }: { id: number }) {
       await qc.invalidateQueries();
       navigate(paths.myInfo.path, { replace: true });
     } catch (err) {
-      notify.error(tradeErrorText(err, 'trade:details.cancelFailed'));
+      notify.error(errorText(err, 'trade:details.cancelFailed', 'trade'));
     } finally {
       setBusy(false);
     }
