@@ -1,4 +1,5 @@
 import type { MySellListing } from '@p2p/contract';
+import { listingActionsFor } from '@p2p/contract/enums.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
@@ -40,7 +41,8 @@ export function SellRegistrationsTab() {
   const busy = (id: number) => availability.isPending && availability.variables?.listingId === id;
 
   const actionOf = (l: MySellListing) => {
-    if (l.status === 'OPEN')
+    const allowed = listingActionsFor(l.status, 'seller');
+    if (allowed.includes('pause'))
       return (
         <Button
           variant="secondary"
@@ -53,7 +55,7 @@ export function SellRegistrationsTab() {
           {t('availability.pause')}
         </Button>
       );
-    if (l.status === 'PAUSED')
+    if (allowed.includes('resume'))
       return (
         <Button
           size="small"

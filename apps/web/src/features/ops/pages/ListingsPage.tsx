@@ -1,4 +1,4 @@
-import { LISTING_STATUSES, type ListingStatus } from '@p2p/contract/enums.ts';
+import { LISTING_STATUSES, type ListingStatus, listingActionsFor } from '@p2p/contract/enums.ts';
 import { formatKrw } from '@p2p/contract/money.ts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -116,7 +116,7 @@ export default function ListingsPage() {
               {l.rejectReason && <div className={s.sub}>{l.rejectReason}</div>}
             </td>
             <td>
-              {l.status === 'PENDING_REVIEW' && (
+              {listingActionsFor(l.status, 'operator').includes('approve') && (
                 <RowActions
                   actions={[
                     {

@@ -1,5 +1,5 @@
 import type { SellListingDetail } from '@p2p/contract';
-import { isActionable } from '@p2p/contract/enums.ts';
+import { listingActionsFor } from '@p2p/contract/enums.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -128,7 +128,7 @@ function ListingDetail({ id }: { id: number }) {
   return (
     <>
       <ListingDetailCard listing={listing} />
-      {isActionable(listing.status) && (
+      {listingActionsFor(listing.status, 'seller').includes('close') && (
         <Button
           block
           variant="outline"
