@@ -2,5 +2,5 @@
 
 export { addressLooksValid } from '@p2p/contract/address-format.ts';
 export { useCreateWallet } from './api/create-wallet';
-export { useWallets, walletsQueryKey } from './api/get-wallets';
+export { useWallets, walletsQueryOptions } from './api/get-wallets';
 export { holdingOf, useWonValues, wonValueOf } from './won-value';

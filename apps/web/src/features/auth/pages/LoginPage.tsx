@@ -9,7 +9,7 @@ import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/errors';
-import { getMe, meQueryKey } from '../../../lib/me';
+import { getMe, meQueryOptions } from '../../../lib/me';
 import { hasPendingPurchase, takePendingPurchase } from '../../../lib/pending-purchase';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
@@ -52,7 +52,9 @@ export default function LoginPage() {
       notify.error(errorText(err, 'auth:login.failed'));
       return;
     }
-    await queryClient.fetchQuery({ queryKey: meQueryKey, queryFn: getMe }).catch(() => undefined);
+    await queryClient
+      .fetchQuery({ queryKey: meQueryOptions().queryKey, queryFn: getMe })
+      .catch(() => undefined);
     const pending = takePendingPurchase();
     if (pending) {
       navigate(paths.purchase.path, {

@@ -9,7 +9,7 @@ import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
-import { useSellRegistrations } from '../api/get-sell-registrations';
+import { useSellRegistrations } from '../../trade';
 import { type AvailabilityMove, useListingAvailability } from '../api/set-availability';
 import { HistoryItem } from '../components/HistoryItem';
 import m from '../mypage.module.css';

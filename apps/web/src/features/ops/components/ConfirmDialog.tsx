@@ -7,6 +7,8 @@ import { Modal } from '../../../components/ui/Modal';
 import ui from '../../../components/ui/ui.module.css';
 import { errorText, fieldText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
+import { ledgerCheckQueryOptions } from '../api/ledger';
+import { opsQueryRoot } from '../api/query-root';
 import s from '../ops.module.css';
 
 /** An input the operator fills before confirming: a reason (required or optional) or a chain TxID. */
@@ -65,8 +67,11 @@ export function ConfirmDialog({ action, onDone }: { action: PendingAction; onDon
     try {
       const message = await action.run(trimmed);
       notify.success(message);
+      // every console query but the ledger check, which runs only on demand (it reads every account)
+      const ledger = ledgerCheckQueryOptions(false).queryKey;
       await queryClient.invalidateQueries({
-        predicate: (q) => q.queryKey[0] === 'ops' && q.queryKey[1] !== 'ledger-check',
+        queryKey: opsQueryRoot,
+        predicate: (q) => q.queryKey[1] !== ledger[1],
       });
       onDone();
     } catch (err) {

@@ -9,6 +9,7 @@ import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
 import { opsLogin } from '../api/auth';
+import { opsQueryRoot } from '../api/query-root';
 import { useOpsSession } from '../api/session';
 import type { OpsFromState } from '../components/RequireOperator';
 import s from '../ops.module.css';
@@ -58,7 +59,7 @@ export default function OpsLoginPage() {
     setFailure(null);
     try {
       const me = await opsLogin(loginId.trim(), password, needsCode ? totpCode : undefined);
-      queryClient.removeQueries({ queryKey: ['ops'] });
+      queryClient.removeQueries({ queryKey: opsQueryRoot });
       notify.success(t('ops:login.welcome', { loginId: me.loginId }));
       navigate(target, { replace: true });
     } catch (err) {

@@ -11,7 +11,9 @@ import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { cancelBuyOrder } from '../api/cancel-buy-order';
 import { disputeOrder } from '../api/dispute-order';
+import { tradeListingsKey } from '../api/get-trade-listings';
 import { markPaid } from '../api/mark-paid';
+import { orderViewKeys } from '../api/order-queries';
 import { rejectBuyOrder } from '../api/reject-buy-order';
 import type { MemberAction, OrderSide } from '../protocol-rules';
 import s from '../trade.module.css';
@@ -34,8 +36,8 @@ export interface ActionTarget {
 
 type Open = 'paid' | 'cancel' | 'reject' | 'dispute' | 'statement' | null;
 
-/** Query keys every protocol move makes stale: the order, the histories, the badge, the trade list. */
-const STALE = [['order'], ['my-buy'], ['my-sell-history'], ['order-counts'], ['trade-listings']];
+/** Query keys every protocol move makes stale: the order views of both parties and the trade list. */
+const stale = () => [...orderViewKeys(), tradeListingsKey];
 
 /**
  * The buttons of an order screen, exactly the `actions` the transition table allows (protocol-rules.ts),
@@ -72,7 +74,7 @@ export function OrderActions({
     try {
       await call();
       notify.success(done);
-      await Promise.all(STALE.map((queryKey) => qc.invalidateQueries({ queryKey })));
+      await Promise.all(stale().map((queryKey) => qc.invalidateQueries({ queryKey })));
       if (ended && afterCancel) afterCancel();
       else onMoved();
       return true;

@@ -18,6 +18,8 @@ import { notify } from '../../../lib/toast';
 import { formatMmSs } from '../../../lib/use-countdown';
 import { usePhoneVerification } from '../../../lib/use-phone-verification';
 import { createBuyOrder } from '../api/create-buy-order';
+import { tradeListingsKey } from '../api/get-trade-listings';
+import { orderViewKeys } from '../api/order-queries';
 import s from '../trade.module.css';
 import { type ReceiptState, verifyStateOf } from '../trade-state';
 
@@ -67,9 +69,7 @@ export default function VerifyPage() {
     setOrdering(true);
     try {
       const order = await createBuyOrder(state.request);
-      void qc.invalidateQueries({ queryKey: ['trade-listings'] });
-      void qc.invalidateQueries({ queryKey: ['my-buy'] });
-      void qc.invalidateQueries({ queryKey: ['order-counts'] });
+      for (const queryKey of [tradeListingsKey, ...orderViewKeys()]) void qc.invalidateQueries({ queryKey });
       const receipt: ReceiptState = {
         kind: 'purchase',
         order,

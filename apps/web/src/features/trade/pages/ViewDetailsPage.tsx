@@ -11,7 +11,7 @@ import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
 import { closeListing } from '../api/close-listing';
-import { getMySellListing } from '../api/get-my-listing';
+import { myListingQueryOptions } from '../api/get-my-listing';
 import { orderQueries } from '../api/order-queries';
 import { ListingDetailCard, OrderDetailCard } from '../components/DetailCards';
 import { OrderChat } from '../components/OrderChat';
@@ -102,11 +102,7 @@ function ListingDetail({ id }: { id: number }) {
   const { t } = useTranslation('trade');
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: ['detail', 'sell-register', id],
-    queryFn: () => getMySellListing(id),
-    retry: false,
-  });
+  const q = useQuery(myListingQueryOptions(id));
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   useBackOnError(q.isError);
