@@ -11,7 +11,7 @@ import { notify } from '../../../lib/toast';
 import { opsLogin } from '../api/auth';
 import { opsQueryRoot } from '../api/query-root';
 import { useOpsSession } from '../api/session';
-import type { OpsFromState } from '../components/RequireOperator';
+import { opsFromOf } from '../components/RequireOperator';
 import s from '../ops.module.css';
 import { opsPaths } from '../paths';
 
@@ -35,7 +35,7 @@ export default function OpsLoginPage() {
   const [totpCode, setTotpCode] = useState('');
   const codeRef = useRef<HTMLInputElement>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const from = (location.state as OpsFromState | null)?.from;
+  const from = opsFromOf(location.state);
   const target = from?.startsWith(opsPaths.root) && from !== opsPaths.login ? from : opsPaths.root;
 
   useEffect(() => {

@@ -19,12 +19,7 @@ import { StatusPanel } from '../components/StatusPanel';
 import { normalizeTxid, txidError } from '../proceed-rules';
 import { canRelease, memberActions } from '../protocol-rules';
 import s from '../trade.module.css';
-
-function orderIdOf(state: unknown): number | null {
-  if (typeof state !== 'object' || state === null || !('orderId' in state)) return null;
-  const id = (state as { orderId: unknown }).orderId;
-  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
-}
+import { orderIdOf } from '../trade-state';
 
 /**
  * /proceed (SPEC §2, §5 "Proceed"; DECISIONS §11, §13): the seller's deliberate release. It names what
