@@ -1,4 +1,4 @@
-/** The trade feature's public surface for other features (the my page history tabs). */
+/** The trade feature's public surface for other features (the my page tabs, the console's dispute page). */
 
 export { myListingQueryOptions } from './api/get-my-listing';
 export { useOrderCounts } from './api/get-order-counts';
@@ -9,6 +9,5 @@ export { tradeListingsKey } from './api/get-trade-listings';
 /** The order chat panel, also shown in the console's dispute page (DECISIONS §12). */
 export type { ChatClient } from './api/order-messages';
 export { chatQueries } from './api/order-messages';
-export { orderViewKeys } from './api/order-queries';
 export { OrderChat } from './components/OrderChat';
 export { type DetailType, StatusBadge } from './components/StatusBadge';
