@@ -53,29 +53,37 @@ export type ListingSort = (typeof LISTING_SORTS)[number];
 export const LANGUAGES = ['en', 'kr', 'jp'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-/** Statuses after which detail screens show no cancel/complete buttons (SPEC §4, DECISIONS §11). */
-export const FINAL_STATUSES = ['CLOSED', 'CANCELED', 'REJECTED', 'COMPLETED', 'EXPIRED'] as const;
+/** Who moves a listing (DECISIONS §4, §12): its seller, an operator reviewing it, or the server itself. */
+export const LISTING_ACTORS = ['seller', 'operator', 'system'] as const;
+export type ListingActorKind = (typeof LISTING_ACTORS)[number];
 
-/**
- * True when a detail screen may offer cancel (and complete, for sell history) for this status (SPEC §4).
- * DISPUTED is live but only an operator may end it (DECISIONS §11), so members get no buttons there.
- */
-export function isActionable(status: string): boolean {
-  return status !== 'DISPUTED' && !(FINAL_STATUSES as readonly string[]).includes(status);
+export const LISTING_ACTIONS = ['approve', 'reject', 'close', 'pause', 'resume', 'autoClose'] as const;
+export type ListingAction = (typeof LISTING_ACTIONS)[number];
+
+export interface ListingTransition {
+  action: ListingAction;
+  by: ListingActorKind;
+  from: readonly ListingStatus[];
+  to: ListingStatus;
 }
 
-type ListingAction = 'approve' | 'reject' | 'close' | 'autoClose';
-const LISTING_TRANSITIONS: Record<ListingAction, { from: readonly ListingStatus[]; to: ListingStatus }> = {
-  approve: { from: ['PENDING_REVIEW'], to: 'OPEN' },
-  reject: { from: ['PENDING_REVIEW'], to: 'REJECTED' },
-  close: { from: ACTIVE_LISTING_STATUSES, to: 'CLOSED' },
-  autoClose: { from: ['OPEN', 'PAUSED'], to: 'CLOSED' },
-};
+/**
+ * The one listing transition table (DECISIONS §4, §12): an operator reviews a new listing, its seller
+ * closes it (SPEC §4 "cancel") or pauses and resumes it (자리 비움), the server closes an exhausted one.
+ */
+export const LISTING_TRANSITIONS: readonly ListingTransition[] = [
+  { action: 'approve', by: 'operator', from: ['PENDING_REVIEW'], to: 'OPEN' },
+  { action: 'reject', by: 'operator', from: ['PENDING_REVIEW'], to: 'REJECTED' },
+  { action: 'close', by: 'seller', from: ACTIVE_LISTING_STATUSES, to: 'CLOSED' },
+  { action: 'pause', by: 'seller', from: ['OPEN'], to: 'PAUSED' },
+  { action: 'resume', by: 'seller', from: ['PAUSED'], to: 'OPEN' },
+  { action: 'autoClose', by: 'system', from: ['OPEN', 'PAUSED'], to: 'CLOSED' },
+];
 
 /** The listing state machine (DECISIONS §4): the next status, or null when the action is not allowed. */
 export function nextListingStatus(from: ListingStatus, action: ListingAction): ListingStatus | null {
-  const t = LISTING_TRANSITIONS[action];
-  return t.from.includes(from) ? t.to : null;
+  const t = LISTING_TRANSITIONS.find((x) => x.action === action && x.from.includes(from));
+  return t ? t.to : null;
 }
 
 /** Who moves an order (DECISIONS §11): its two parties, an operator, or the server's own timers. */
@@ -129,7 +137,35 @@ export function nextOrderStatus(
   return t ? t.to : null;
 }
 
+/** A row of a transition table: `by` may take `action` from any status of `from`. */
+interface Transition<S extends string, A extends string, R extends string> {
+  action: A;
+  by: R;
+  from: readonly S[];
+}
+
+/**
+ * The actions `role` may take in `status` according to `table` (DESIGN habit 6: the web app's buttons come
+ * from the machine, never from a list of final statuses), in the table's order, each once. Time rules are
+ * not applied.
+ */
+export function allowedActions<S extends string, A extends string, R extends string>(
+  table: readonly Transition<S, A, R>[],
+  status: S,
+  role: R,
+): A[] {
+  const out: A[] = [];
+  for (const x of table)
+    if (x.by === role && x.from.includes(status) && !out.includes(x.action)) out.push(x.action);
+  return out;
+}
+
 /** The actions `by` may take on an order in `status` (the web app's buttons; time rules not applied). */
 export function orderActionsFor(status: OrderStatus, by: OrderActorKind): OrderAction[] {
-  return ORDER_TRANSITIONS.filter((x) => x.by === by && x.from.includes(status)).map((x) => x.action);
+  return allowedActions(ORDER_TRANSITIONS, status, by);
+}
+
+/** The actions `by` may take on a listing in `status` (the seller's and the console's buttons). */
+export function listingActionsFor(status: ListingStatus, by: ListingActorKind): ListingAction[] {
+  return allowedActions(LISTING_TRANSITIONS, status, by);
 }

@@ -2,6 +2,7 @@ import { LIMITS } from '@p2p/contract/limits.ts';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { z } from 'zod';
 import { Page } from '../components/layout/Page';
 import { Button } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
@@ -17,8 +18,14 @@ function hasStoredProfile(): boolean {
 }
 
 /** Where the login guard sent the visitor from (carried in navigation state to /login). */
-export interface FromState {
-  from?: { pathname: string; search: string; hash: string; state?: unknown };
+const fromState = z.object({
+  from: z.object({ pathname: z.string(), search: z.string(), hash: z.string(), state: z.unknown() }),
+});
+export type FromState = z.infer<typeof fromState>;
+
+/** The page the login guard sent the visitor from, when /login's navigation state carries one. */
+export function loginFromOf(state: unknown): FromState['from'] | undefined {
+  return fromState.safeParse(state).data?.from;
 }
 
 /** True once `ms` have passed since `active` became true (reset when it turns false). */

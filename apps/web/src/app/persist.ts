@@ -15,7 +15,7 @@ export function startPersisting(client: QueryClient): () => void {
     persister: createSyncStoragePersister({ storage: window.localStorage, key: STORAGE_KEYS.persistedRoot }),
     dehydrateOptions: {
       shouldDehydrateQuery: (q: { queryKey: readonly unknown[]; state: { status: string } }) =>
-        q.state.status === 'success' && PERSISTED_QUERY_ROOTS.includes(String(q.queryKey[0])),
+        q.state.status === 'success' && PERSISTED_QUERY_ROOTS.includes(q.queryKey[0]),
     },
   };
   // Rates that arrived before this chunk did are saved now, later changes as they happen.

@@ -1,10 +1,33 @@
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { hydrate, QueryClient } from '@tanstack/react-query';
+import { companyQueryOptions } from '../components/layout/get-company';
+import { bestListingsQueryOptions } from '../features/home/api/get-best-listings';
+import { pricesQueryOptions } from '../features/home/api/get-prices';
+import { opsQueryRoot } from '../features/ops/api/query-root';
+import { tradeListingsKey } from '../features/trade/api/get-trade-listings';
 import { ApiError } from '../lib/api-client';
 import { local, STORAGE_KEYS } from '../lib/storage';
 
+const PRICES = pricesQueryOptions().queryKey[0];
+const BEST = bestListingsQueryOptions().queryKey[0];
+
 /** Query roots kept in localStorage `root` across reloads (SPEC §3: crypto data only, never auth). */
-export const PERSISTED_QUERY_ROOTS: readonly string[] = ['prices'];
+export const PERSISTED_QUERY_ROOTS: readonly unknown[] = [PRICES];
+
+/** Query roots a deliberate logout keeps (SPEC §4): the public rates and popular listings. */
+export const LOGOUT_KEPT_QUERY_ROOTS: readonly unknown[] = [PRICES, BEST];
+
+/**
+ * Query roots anyone may see; the rest is a member's and goes when the server ends the session (the
+ * console's queries belong to the operator session, not the member's).
+ */
+export const PUBLIC_QUERY_ROOTS: readonly unknown[] = [
+  PRICES,
+  BEST,
+  tradeListingsKey[0],
+  companyQueryOptions().queryKey[0],
+  opsQueryRoot[0],
+];
 
 export const queryClient = new QueryClient({
   defaultOptions: {

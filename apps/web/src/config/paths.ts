@@ -28,8 +28,6 @@ export const paths = {
   notifications: { path: '/notifications', trading: false },
 } as const;
 
-export type RouteKey = keyof typeof paths;
-
 /** True when `pathname` is one of the trading screens (toasts 2000 ms bottom-center, SPEC §9). */
 export function isTradingPath(pathname: string): boolean {
   return Object.values(paths).some((r) => r.trading && r.path === pathname);

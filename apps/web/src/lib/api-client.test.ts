@@ -153,3 +153,41 @@ describe('api client (SPEC §7, §4; DECISIONS §2, §6)', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 });
+
+describe('createApiClient: one client, its own token store (the console)', () => {
+  it('refreshes with its own tokens, ends only its own session and sees refusals', async () => {
+    local.setItem('accessToken', 'member');
+    const stored = { access: 'ops-old', refresh: 'ops-r' };
+    const ended: boolean[] = [];
+    const seen: number[] = [];
+    const calls: string[] = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      calls.push(`${url} ${(init.headers as Record<string, string>).authorization ?? ''}`);
+      if (url.endsWith('/refresh')) {
+        return envelope(200, { returnCode: 0, returnMessage: 'OK', returnData: { accessToken: 'ops-new' } });
+      }
+      return envelope(403, { returnCode: 403, returnMessage: 'FORBIDDEN', returnData: null });
+    });
+    const { createApiClient, ApiError } = await client();
+    const ops = createApiClient({
+      accessToken: () => stored.access,
+      refreshToken: () => stored.refresh,
+      refreshed: (a) => {
+        stored.access = a;
+      },
+      refreshFailed: () => undefined,
+      sessionEnded: (had) => ended.push(had),
+      failed: (e) => {
+        if (e instanceof ApiError) seen.push(e.status);
+      },
+    });
+    await expect(ops.get('/ops/api/v1/summary')).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect(seen).toEqual([403]);
+    expect(calls).toEqual(['/ops/api/v1/summary Bearer ops-old']);
+    expect(await ops.refreshTokens()).toBe(true);
+    expect(stored.access).toBe('ops-new');
+    expect(ended).toEqual([]);
+    // the member's tokens were neither used nor touched
+    expect(local.getItem('accessToken')).toBe('member');
+  });
+});

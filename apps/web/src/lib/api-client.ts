@@ -64,8 +64,9 @@ function fieldsOf(data: unknown): Record<string, string> {
 }
 
 /**
- * One HTTP exchange: bearer, 10 s timeout, envelope unwrapping. Throws ApiError. Exported for the operator
- * console, which sends with its own tokens and its own 401 policy.
+ * One HTTP exchange: bearer, 10 s timeout, Idempotency-Key, envelope unwrapping. Throws ApiError. The
+ * clients of createApiClient wrap it; called alone for exchanges outside a session's 401 policy (login
+ * with a token not stored yet, logout, the refresh itself).
  */
 export async function send(method: string, path: string, opts: RequestOptions, token: string | null) {
   const signals = [AbortSignal.timeout(LIMITS.apiTimeoutMs)];
@@ -113,74 +114,125 @@ export async function send(method: string, path: string, opts: RequestOptions, t
   return env?.returnData;
 }
 
-let refreshing: Promise<boolean> | null = null;
+/** A refreshed token pair as POST /api/v1/auth/refresh answers it. */
+interface RefreshedPair {
+  accessToken?: string;
+  refreshToken?: string;
+}
 
 /**
- * One token refresh (DECISIONS §6): POST /api/v1/auth/refresh with the stored refreshToken, storing both
- * returned tokens. Concurrent 401s share one refresh. Resolves false when there is no refresh token or
- * the refresh failed (then both tokens are removed, SPEC §4).
+ * Where one client keeps its tokens and what it does when a session ends: the member app (localStorage and
+ * the session store, SPEC §4) and the operator console (sessionStorage, DECISIONS §13) each give one.
  */
-export function refreshTokens(): Promise<boolean> {
-  const refreshToken = local.get(STORAGE_KEYS.refreshToken);
-  if (!refreshToken) return Promise.resolve(false);
-  refreshing ??= (async () => {
+export interface TokenStore {
+  accessToken(): string | null;
+  refreshToken(): string | null;
+  /** A refresh answered a new pair: store it. */
+  refreshed(accessToken: string, refreshToken?: string): void;
+  /** The refresh call was refused or failed (also when called alone, e.g. by the event stream). */
+  refreshFailed(): void;
+  /** A 401 the refresh could not heal; `hadRefreshToken` tells a spent token from a refused refresh. */
+  sessionEnded(hadRefreshToken: boolean): void;
+  /** Sees every failed call before it is thrown (the console rechecks its role on a 403). */
+  failed?(err: unknown): void;
+}
+
+/** One API client: the shared `send` with its own tokens and the refresh-on-401 policy of SPEC §4. */
+export interface ApiClient {
+  /** Calls the API and returns `returnData` typed as T (the caller's schema decides the shape). */
+  request<T>(method: string, path: string, opts?: RequestOptions): Promise<T>;
+  /** One token refresh; concurrent callers share it. Resolves false when there is none or it failed. */
+  refreshTokens(): Promise<boolean>;
+  get<T>(path: string, opts?: RequestOptions): Promise<T>;
+  post<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T>;
+  put<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T>;
+}
+
+/**
+ * Makes a client over `store` (DECISIONS §6, SPEC §4): a 401 on an authenticated call triggers one refresh
+ * (POST /api/v1/auth/refresh, concurrent 401s share it) and one retry; if either fails the store's
+ * `sessionEnded` runs. Every failure throws ApiError.
+ */
+export function createApiClient(store: TokenStore): ApiClient {
+  let refreshing: Promise<boolean> | null = null;
+
+  function refreshTokens(): Promise<boolean> {
+    const refreshToken = store.refreshToken();
+    if (!refreshToken) return Promise.resolve(false);
+    refreshing ??= (async () => {
+      try {
+        const data = (await send('POST', '/api/v1/auth/refresh', { body: { refreshToken } }, null)) as
+          | RefreshedPair
+          | null
+          | undefined;
+        if (!data?.accessToken) throw new ApiError('REFRESH_TOKEN_INVALID', 401);
+        store.refreshed(data.accessToken, data.refreshToken);
+        return true;
+      } catch {
+        store.refreshFailed();
+        return false;
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  async function attempt(method: string, path: string, opts: RequestOptions, token: string | null) {
     try {
-      const data = (await send('POST', '/api/v1/auth/refresh', { body: { refreshToken } }, null)) as {
-        accessToken?: string;
-        refreshToken?: string;
-      } | null;
-      if (!data?.accessToken) throw new ApiError('REFRESH_TOKEN_INVALID', 401);
-      useSession.getState().refreshed(data.accessToken, data.refreshToken);
-      return true;
-    } catch {
-      local.remove(STORAGE_KEYS.accessToken);
-      local.remove(STORAGE_KEYS.refreshToken);
-      return false;
-    } finally {
-      refreshing = null;
-    }
-  })();
-  return refreshing;
-}
-
-/**
- * The 401 ending of SPEC §4: the tokens go, but instead of a silent hard redirect to / the page stays and
- * says why (app/SessionCheck.tsx: a toast on public pages, the login guard sends guarded ones to /login,
- * which explains it), and the chosen language survives (issue 13).
- */
-function expireSession(hadRefreshToken: boolean): void {
-  useSession.getState().expire(hadRefreshToken ? 'refreshFailed' : 'expired');
-}
-
-/**
- * Calls the member API and returns `returnData` typed as T (the caller's schema decides the shape).
- * A 401 on an authenticated call triggers one refresh and one retry; if that fails too the session ends
- * (SPEC §4). Throws ApiError for every failure.
- */
-export async function apiRequest<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  const token = local.get(STORAGE_KEYS.accessToken);
-  try {
-    return (await send(method, path, opts, token)) as T;
-  } catch (e) {
-    if (!(e instanceof ApiError) || e.status !== 401 || !token) throw e;
-    const hadRefreshToken = local.get(STORAGE_KEYS.refreshToken) !== null;
-    if (!(await refreshTokens())) {
-      expireSession(hadRefreshToken);
+      return await send(method, path, opts, token);
+    } catch (e) {
+      store.failed?.(e);
       throw e;
     }
+  }
+
+  async function request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const token = store.accessToken();
     try {
-      return (await send(method, path, opts, local.get(STORAGE_KEYS.accessToken))) as T;
-    } catch (again) {
-      if (again instanceof ApiError && again.status === 401) expireSession(true);
-      throw again;
+      return (await attempt(method, path, opts, token)) as T;
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 401 || !token) throw e;
+      const hadRefreshToken = store.refreshToken() !== null;
+      if (!(await refreshTokens())) {
+        store.sessionEnded(hadRefreshToken);
+        throw e;
+      }
+      try {
+        return (await attempt(method, path, opts, store.accessToken())) as T;
+      } catch (again) {
+        if (again instanceof ApiError && again.status === 401) store.sessionEnded(true);
+        throw again;
+      }
     }
   }
+
+  return {
+    request,
+    refreshTokens,
+    get: (path, opts) => request('GET', path, opts),
+    post: (path, body, opts) => request('POST', path, { ...opts, body: body ?? {} }),
+    put: (path, body, opts) => request('PUT', path, { ...opts, body: body ?? {} }),
+  };
 }
 
-export const api = {
-  get: <T>(path: string, opts?: RequestOptions) => apiRequest<T>('GET', path, opts),
-  post: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
-    apiRequest<T>('POST', path, { ...opts, body: body ?? {} }),
-  put: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
-    apiRequest<T>('PUT', path, { ...opts, body: body ?? {} }),
+/**
+ * The member's tokens (localStorage, mirrored by the session store). A failed refresh removes both tokens
+ * (SPEC §4); the 401 ending keeps the page and says why instead of a silent hard redirect to /
+ * (app/SessionCheck: a toast on public pages, the login guard sends guarded ones to /login), and the chosen
+ * language survives (issue 13).
+ */
+const memberTokens: TokenStore = {
+  accessToken: () => local.get(STORAGE_KEYS.accessToken),
+  refreshToken: () => local.get(STORAGE_KEYS.refreshToken),
+  refreshed: (accessToken, refreshToken) => useSession.getState().refreshed(accessToken, refreshToken),
+  refreshFailed: () => {
+    local.remove(STORAGE_KEYS.accessToken);
+    local.remove(STORAGE_KEYS.refreshToken);
+  },
+  sessionEnded: (hadRefreshToken) =>
+    useSession.getState().expire(hadRefreshToken ? 'refreshFailed' : 'expired'),
 };
+
+/** The member API client (SPEC §7). */
+export const api: ApiClient = createApiClient(memberTokens);

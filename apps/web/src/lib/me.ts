@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client';
 import { useSession } from './session';
 import { STORAGE_KEYS, writeJson } from './storage';
@@ -31,8 +31,6 @@ export function normalizeProfile(raw: RawProfile): Profile {
   };
 }
 
-export const meQueryKey = ['me'] as const;
-
 /** GET /my; stores the profile as userInfo (SPEC §3). */
 export async function getMe(): Promise<Profile> {
   const profile = normalizeProfile(await api.get<RawProfile>('/my'));
@@ -40,14 +38,11 @@ export async function getMe(): Promise<Profile> {
   return profile;
 }
 
+export const meQueryOptions = () =>
+  queryOptions({ queryKey: ['me'], queryFn: getMe, retry: false, staleTime: 30_000 });
+
 /** The signed-in member's profile; disabled without an access token. */
 export function useMe() {
   const token = useSession((s) => s.accessToken);
-  return useQuery({
-    queryKey: meQueryKey,
-    queryFn: getMe,
-    enabled: Boolean(token),
-    retry: false,
-    staleTime: 30_000,
-  });
+  return useQuery({ ...meQueryOptions(), enabled: Boolean(token) });
 }

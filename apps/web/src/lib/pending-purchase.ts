@@ -2,7 +2,8 @@ import { local, readJson, STORAGE_KEYS, writeJson } from './storage';
 
 /** A purchase a visitor started on the home carousel, resumed after login (SPEC §2 /login). */
 export interface PendingPurchase {
-  tradeData: Record<string, unknown>;
+  /** the listing as the card had it; /purchase parses it (features/trade/trade-state.ts) */
+  tradeData: unknown;
   purchaseType: 'instant' | 'reserve';
   savedAt: number;
 }

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { useNavigate } from 'react-router';
+import { LOGOUT_KEPT_QUERY_ROOTS } from '../app/query-client';
 import { paths } from '../config/paths';
 import { send } from './api-client';
 import { useSession } from './session';
@@ -29,7 +30,7 @@ export function useLogout(): () => Promise<void> {
     }
     // `loggedOut` makes the login guard of a guarded screen send us home as well, never to /login.
     useSession.getState().clear();
-    queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== 'prices' && q.queryKey[0] !== 'best' });
+    queryClient.removeQueries({ predicate: (q) => !LOGOUT_KEPT_QUERY_ROOTS.includes(q.queryKey[0]) });
     await navigate(paths.home.path, { replace: true });
   }, [navigate, queryClient]);
 }

@@ -2,9 +2,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { PUBLIC_QUERY_ROOTS } from '../app/query-client';
 import { landingToast } from '../app/toast-host';
 import { paths } from '../config/paths';
-import { meQueryKey, useMe } from './me';
+import { meQueryOptions, useMe } from './me';
 import { useSession } from './session';
 
 /** Routes SPEC §2 lists as public; every other screen sits behind the login guard. */
@@ -19,9 +20,6 @@ const PUBLIC_PATHS: readonly string[] = [
   paths.verify.path,
   paths.contact.path,
 ];
-
-/** Query roots anyone may see; the rest is a member's and goes with the session. */
-const PUBLIC_QUERY_ROOTS: readonly unknown[] = ['prices', 'best', 'trade-listings', 'company', 'ops'];
 
 /**
  * SPEC §4 on every page, not only behind the guard: with a stored token GET /my checks it at app start, so
@@ -38,7 +36,7 @@ export function useSessionCheck(): void {
   const ended = useSession((s) => s.ended);
 
   useEffect(() => {
-    if (refreshes > 0) void queryClient.invalidateQueries({ queryKey: meQueryKey });
+    if (refreshes > 0) void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
   }, [refreshes, queryClient]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per ending, on the page where it happened

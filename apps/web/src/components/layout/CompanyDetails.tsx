@@ -1,7 +1,6 @@
-import type { CompanyInfo } from '@p2p/contract/company.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../lib/api-client';
+import { companyQueryOptions } from './get-company';
 import l from './layout.module.css';
 
 const FIELDS = ['name', 'ceo', 'regNo', 'vaspNo', 'support'] as const;
@@ -13,12 +12,7 @@ const FIELDS = ['name', 'ceo', 'regNo', 'vaspNo', 'support'] as const;
  */
 export function CompanyDetails() {
   const { t } = useTranslation('home');
-  const q = useQuery({
-    queryKey: ['company'],
-    queryFn: () => api.get<CompanyInfo>('/api/v1/company'),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
+  const q = useQuery(companyQueryOptions());
   const rows = FIELDS.flatMap((k) => (q.data?.[k] ? [[k, q.data[k]] as const] : []));
   if (rows.length === 0) return null;
   return (

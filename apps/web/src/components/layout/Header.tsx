@@ -1,9 +1,9 @@
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
-import { useOrderCounts } from '../../features/mypage/api/get-order-counts';
 import { WaitingBadge } from '../../features/mypage/components/WaitingBadge';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
+import { useOrderCounts } from '../../features/trade/api/get-order-counts';
 import { useSession } from '../../lib/session';
 import { useLogout } from '../../lib/use-logout';
 import s from '../ui/ui.module.css';

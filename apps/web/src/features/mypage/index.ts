@@ -1,6 +1,6 @@
 /** The /myinfo tab contents (SPEC §2). Each tab is a slot component; issue 5 fills them in. */
 
-export { useOrderCounts } from './api/get-order-counts';
+export { useOrderCounts } from '../trade';
 export { WaitingBadge } from './components/WaitingBadge';
 export { PurchaseHistoryTab } from './tabs/PurchaseHistoryTab';
 export { SellHistoryTab } from './tabs/SellHistoryTab';

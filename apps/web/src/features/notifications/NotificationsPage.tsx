@@ -7,7 +7,7 @@ import { Page } from '../../components/layout/Page';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { paths } from '../../config/paths';
-import { notificationList, useMarkRead } from './api';
+import { notificationListQueryOptions, useMarkRead } from './api';
 import n from './notifications.module.css';
 
 /** Where a notification leads: the order's detail from the member's side, or the listing's. */
@@ -27,7 +27,7 @@ function targetOf(x: Notification): string | null {
 export default function NotificationsPage() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
-  const q = useInfiniteQuery(notificationList);
+  const q = useInfiniteQuery(notificationListQueryOptions());
   const markRead = useMarkRead();
   const items = q.data?.pages.flatMap((p) => p.list) ?? [];
   const unreadIds = items.filter((x) => !x.read).map((x) => x.id);

@@ -1,34 +1,46 @@
 import type { NotificationPage, NotificationSettings } from '@p2p/contract/trade-room.ts';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { api } from '../../lib/api-client';
 
-/** Query keys of the notifications (DECISIONS §12); live events invalidate them (use-live-events.ts). */
-export const notificationKeys = {
-  all: ['notifications'] as const,
-  list: ['notifications', 'list'] as const,
-  unread: ['notifications', 'unread'] as const,
-  settings: ['notifications', 'settings'] as const,
-};
+/** The key every notification query starts with (DECISIONS §12); live events invalidate it (use-live-events.ts). */
+export const notificationKeys = { all: ['notifications'] as const };
 
-/** useInfiniteQuery options of GET /api/v1/notifications (newest first, 20 a page). */
-export const notificationList = {
-  queryKey: notificationKeys.list,
-  queryFn: ({ pageParam }: { pageParam: string | undefined }) =>
-    api.get<NotificationPage>('/api/v1/notifications', { query: { cursor: pageParam } }),
-  initialPageParam: undefined as string | undefined,
-  getNextPageParam: (last: NotificationPage) => last.nextCursor ?? undefined,
-};
+/** GET /api/v1/notifications (newest first, 20 a page) as an infinite query. */
+export const notificationListQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: [...notificationKeys.all, 'list'],
+    queryFn: ({ pageParam }) =>
+      api.get<NotificationPage>('/api/v1/notifications', { query: { cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
 
-/** The unread count of the header badge; only while signed in. */
-export function useUnreadCount(enabled: boolean) {
-  return useQuery({
-    queryKey: notificationKeys.unread,
+/** GET /api/v1/notifications/unread-count: the header badge. */
+export const unreadCountQueryOptions = () =>
+  queryOptions({
+    queryKey: [...notificationKeys.all, 'unread'],
     queryFn: () => api.get<{ unreadCount: number }>('/api/v1/notifications/unread-count'),
-    enabled,
     staleTime: 30_000,
     select: (d) => d.unreadCount,
   });
+
+/** The unread count of the header badge; only while signed in. */
+export function useUnreadCount(enabled: boolean) {
+  return useQuery({ ...unreadCountQueryOptions(), enabled });
 }
+
+/** GET /api/v1/notifications/settings: the SMS alert switch. */
+export const notificationSettingsQueryOptions = () =>
+  queryOptions({
+    queryKey: [...notificationKeys.all, 'settings'],
+    queryFn: () => api.get<NotificationSettings>('/api/v1/notifications/settings'),
+  });
 
 /** POST /api/v1/notifications/read {ids}; refreshes the list and the badge. */
 export function useMarkRead() {
@@ -41,10 +53,7 @@ export function useMarkRead() {
 
 /** The SMS alert switch (GET/PUT /api/v1/notifications/settings). */
 export function useNotificationSettings() {
-  return useQuery({
-    queryKey: notificationKeys.settings,
-    queryFn: () => api.get<NotificationSettings>('/api/v1/notifications/settings'),
-  });
+  return useQuery(notificationSettingsQueryOptions());
 }
 
 export function useSaveNotificationSettings() {
@@ -52,6 +61,6 @@ export function useSaveNotificationSettings() {
   return useMutation({
     mutationFn: (s: NotificationSettings) =>
       api.put<NotificationSettings>('/api/v1/notifications/settings', s),
-    onSuccess: (data) => qc.setQueryData(notificationKeys.settings, data),
+    onSuccess: (data) => qc.setQueryData(notificationSettingsQueryOptions().queryKey, data),
   });
 }

@@ -1,4 +1,4 @@
-import { api, apiRequest } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
 
 /** True when this browser can receive Web Push (service worker, PushManager, Notification). */
 export function pushSupported(): boolean {
@@ -48,6 +48,6 @@ export async function enablePush(): Promise<boolean> {
 export async function disablePush(): Promise<void> {
   const sub = await currentSubscription();
   if (!sub) return;
-  await apiRequest('DELETE', '/api/v1/push/subscriptions', { body: { endpoint: sub.endpoint } });
+  await api.request('DELETE', '/api/v1/push/subscriptions', { body: { endpoint: sub.endpoint } });
   await sub.unsubscribe();
 }

@@ -1,23 +1,27 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { refreshTokens } from '../../lib/api-client';
+import { api } from '../../lib/api-client';
 import { openEventStream, streamAllowed } from '../../lib/event-stream';
 import { useSession } from '../../lib/session';
 import { local, STORAGE_KEYS } from '../../lib/storage';
+// Deep imports on purpose: this hook runs in the landing page's entry chunk, which must not load the
+// trade screens (the trade feature's index) or the console.
+import { opsQueryRoot } from '../ops/api/query-root';
+import { chatQueries } from '../trade/api/order-messages';
+import { orderViewKeys } from '../trade/api/order-queries';
 import { notificationKeys } from './api';
 
-/** The caches a live event makes stale (DESIGN "requests": invalidate, never patch by hand). */
-const ORDER_KEYS = [['order'], ['order-counts'], ['buy-history'], ['sell-history'], ['my-sell']];
-
 function invalidate(qc: QueryClient, event: string, data: Record<string, unknown>): void {
-  if (event === 'order') for (const queryKey of ORDER_KEYS) void qc.invalidateQueries({ queryKey });
+  // the caches a live event makes stale (DESIGN "requests": invalidate, never patch by hand)
+  if (event === 'order') for (const queryKey of orderViewKeys()) void qc.invalidateQueries({ queryKey });
   if (event === 'message' && typeof data.orderId === 'number') {
-    void qc.invalidateQueries({ queryKey: ['order-messages', data.orderId] });
+    void qc.invalidateQueries({ queryKey: chatQueries.ofOrder(data.orderId) });
   }
   if (event === 'notification') void qc.invalidateQueries({ queryKey: notificationKeys.all });
-  if (event === 'ops') void qc.invalidateQueries({ queryKey: ['ops'] });
+  if (event === 'ops') void qc.invalidateQueries({ queryKey: opsQueryRoot });
   if (event === 'reset') {
-    for (const queryKey of [...ORDER_KEYS, notificationKeys.all]) void qc.invalidateQueries({ queryKey });
+    for (const queryKey of [...orderViewKeys(), notificationKeys.all])
+      void qc.invalidateQueries({ queryKey });
   }
 }
 
@@ -36,7 +40,7 @@ export function useLiveEvents(): void {
     if (!signedIn || !streamAllowed()) return;
     return openEventStream({
       token: () => local.get(STORAGE_KEYS.accessToken),
-      refresh: refreshTokens,
+      refresh: api.refreshTokens,
       onEvent: (event, data) => invalidate(qc, event, data),
       // after a gap, what the backlog may not cover is refetched
       onReopen: () => invalidate(qc, 'reset', {}),

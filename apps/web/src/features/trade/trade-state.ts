@@ -1,53 +1,50 @@
-import type { BuyOrderCreateBody, BuyOrderCreated, SellListingDetail, TradeListing } from '@p2p/contract';
-import type { PurchaseType } from './components/ListingCard';
+import { buyOrderCreateBody, buyOrderCreated, sellListingDetail, tradeListing } from '@p2p/contract';
+import { z } from 'zod';
 
-/** Navigation state of /purchase (SPEC §2: tradeData and purchaseType from the previous screen). */
-export interface PurchaseState {
-  tradeData: TradeListing;
-  purchaseType: PurchaseType;
-}
+/** How the buyer chose to buy on the card (SPEC §2 purchaseType). */
+const purchaseType = z.enum(['instant', 'reserve']);
+
+/**
+ * Navigation state of /purchase (SPEC §2: tradeData and purchaseType from the previous screen), parsed with
+ * the contract's listing schema: it comes from a list card, the home carousel or a purchase resumed after
+ * login (localStorage), so it is checked, not trusted.
+ */
+const purchaseState = z.object({
+  tradeData: tradeListing.extend({ unitPriceKrw: tradeListing.shape.unitPriceKrw.positive() }),
+  purchaseType,
+});
+export type PurchaseState = z.infer<typeof purchaseState>;
 
 /** Navigation state of /verify: the purchase plus the order request built on /purchase. */
-export interface VerifyState extends PurchaseState {
-  request: BuyOrderCreateBody;
-}
+const verifyState = purchaseState.extend({ request: buyOrderCreateBody });
+export type VerifyState = z.infer<typeof verifyState>;
 
 /** Navigation state of /request_successfully: the receipt variant and its data. */
-export type ReceiptState =
-  | { kind: 'purchase'; order: BuyOrderCreated; tradeData: TradeListing; purchaseType: PurchaseType }
-  | { kind: 'sell'; listing: SellListingDetail };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null;
-}
+const receiptState = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('purchase'), order: buyOrderCreated, tradeData: tradeListing, purchaseType }),
+  z.object({ kind: z.literal('sell'), listing: sellListingDetail }),
+]);
+export type ReceiptState = z.infer<typeof receiptState>;
 
 /** The /purchase state when it is usable, else null (then the screen returns to /transaction). */
 export function purchaseStateOf(raw: unknown): PurchaseState | null {
-  if (!isObject(raw) || !isObject(raw.tradeData)) return null;
-  const d = raw.tradeData;
-  const shaped =
-    typeof d.listingId === 'number' &&
-    typeof d.unitPriceKrw === 'number' &&
-    d.unitPriceKrw > 0 &&
-    typeof d.minQty === 'string' &&
-    typeof d.maxQty === 'string' &&
-    typeof d.coinCode === 'string';
-  if (!shaped || (raw.purchaseType !== 'instant' && raw.purchaseType !== 'reserve')) return null;
-  return { tradeData: d as unknown as TradeListing, purchaseType: raw.purchaseType };
+  return purchaseState.safeParse(raw).data ?? null;
 }
 
 /** The /verify state when it is usable, else null ('invalid access'). */
 export function verifyStateOf(raw: unknown): VerifyState | null {
-  const base = purchaseStateOf(raw);
-  if (!base || !isObject(raw) || !isObject(raw.request)) return null;
-  return { ...base, request: raw.request as unknown as BuyOrderCreateBody };
+  return verifyState.safeParse(raw).data ?? null;
 }
 
 /** The receipt state when present, else null (then /request_successfully goes to /). */
 export function receiptStateOf(raw: unknown): ReceiptState | null {
-  if (!isObject(raw)) return null;
-  if (raw.kind === 'purchase' && isObject(raw.order) && isObject(raw.tradeData))
-    return raw as unknown as ReceiptState;
-  if (raw.kind === 'sell' && isObject(raw.listing)) return raw as unknown as ReceiptState;
-  return null;
+  return receiptState.safeParse(raw).data ?? null;
+}
+
+/** Navigation state of /proceed: the order to release (SPEC §2). */
+const proceedState = z.object({ orderId: z.number().int().positive() });
+
+/** The order id carried to /proceed, or null (then the screen says so and goes back). */
+export function orderIdOf(raw: unknown): number | null {
+  return proceedState.safeParse(raw).data?.orderId ?? null;
 }

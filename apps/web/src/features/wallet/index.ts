@@ -1,6 +1,5 @@
 /** The wallet feature's public surface for other features (my page wallet tab, purchase, sell). */
 
-export { addressLooksValid } from '@p2p/contract/address-format.ts';
 export { useCreateWallet } from './api/create-wallet';
-export { useWallets, walletsQueryKey } from './api/get-wallets';
-export { holdingOf, useWonValues, wonValueOf } from './won-value';
+export { useWallets, walletsQueryOptions } from './api/get-wallets';
+export { useWonValues, wonValueOf } from './won-value';

@@ -1,16 +1,21 @@
 import type { Wallet } from '@p2p/contract';
+import { z } from 'zod';
 
-/** Navigation state of /wallet, /withdraw and /deposit (SPEC §2: wallet data passed in navigation state). */
-export interface WalletNavState {
-  walletId: number;
-}
+/** zod's int() is a safe integer. */
+const walletId = z.number().int();
+
+/**
+ * Navigation state of /wallet, /withdraw and /deposit (SPEC §2: wallet data passed in navigation state):
+ * `{walletId}`, or `{wallet: {id}}` as SPEC's screens pass the wallet itself.
+ */
+const walletNavState = z.union([
+  z.object({ walletId }),
+  z.object({ wallet: z.object({ id: walletId }) }).transform((s) => ({ walletId: s.wallet.id })),
+]);
 
 /** The wallet id carried in navigation state, or null. */
 export function walletIdOf(state: unknown): number | null {
-  if (typeof state !== 'object' || state === null) return null;
-  const s = state as { walletId?: unknown; wallet?: { id?: unknown } };
-  const id = s.walletId ?? s.wallet?.id;
-  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+  return walletNavState.safeParse(state).data?.walletId ?? null;
 }
 
 /** Picks the navigated wallet from the member's list. */

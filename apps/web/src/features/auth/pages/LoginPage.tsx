@@ -2,14 +2,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { FromState } from '../../../app/guards';
+import { loginFromOf } from '../../../app/guards';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/errors';
-import { getMe, meQueryKey } from '../../../lib/me';
+import { getMe, meQueryOptions } from '../../../lib/me';
 import { hasPendingPurchase, takePendingPurchase } from '../../../lib/pending-purchase';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
@@ -31,7 +31,7 @@ export default function LoginPage() {
   const [password, setPassword] = useState('');
   const ended = useSession((st) => st.ended);
   // Why the member is here (SPEC §8): the server ended the session, or a guarded page or a purchase needs a login.
-  const sentHere = Boolean((location.state as FromState | null)?.from) || hasPendingPurchase();
+  const sentHere = loginFromOf(location.state) !== undefined || hasPendingPurchase();
   const reason = ended
     ? [ended === 'refreshFailed' ? t('common:errors.REFRESH_TOKEN_INVALID') : '', t('common:auth.expired')]
         .filter(Boolean)
@@ -52,7 +52,9 @@ export default function LoginPage() {
       notify.error(errorText(err, 'auth:login.failed'));
       return;
     }
-    await queryClient.fetchQuery({ queryKey: meQueryKey, queryFn: getMe }).catch(() => undefined);
+    await queryClient
+      .fetchQuery({ queryKey: meQueryOptions().queryKey, queryFn: getMe })
+      .catch(() => undefined);
     const pending = takePendingPurchase();
     if (pending) {
       navigate(paths.purchase.path, {
@@ -61,7 +63,7 @@ export default function LoginPage() {
       });
       return;
     }
-    const from = (location.state as FromState | null)?.from;
+    const from = loginFromOf(location.state);
     if (from?.pathname && from.pathname !== paths.login.path) {
       navigate(
         { pathname: from.pathname, search: from.search, hash: from.hash },

@@ -1,5 +1,5 @@
 import type { TradeListing } from '@p2p/contract';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 /** GET /api/v1/sell-listings/best: the popular listings of the home carousel (a list or `{list}`). */
@@ -8,6 +8,9 @@ export async function getBestListings(): Promise<TradeListing[]> {
   return Array.isArray(data) ? data : (data?.list ?? []);
 }
 
+export const bestListingsQueryOptions = () =>
+  queryOptions({ queryKey: ['best'], queryFn: getBestListings, staleTime: 30_000 });
+
 export function useBestListings() {
-  return useQuery({ queryKey: ['best'], queryFn: getBestListings, staleTime: 30_000 });
+  return useQuery(bestListingsQueryOptions());
 }

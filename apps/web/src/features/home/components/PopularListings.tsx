@@ -67,7 +67,7 @@ export function PopularListings() {
   const [viewportRef] = useEmblaCarousel({ loop: listings.length > 1, align: 'start' });
 
   const buy = (listing: TradeListing, purchaseType: PurchaseType) => {
-    const tradeData = listing as unknown as Record<string, unknown>;
+    const tradeData = listing;
     if (!loggedIn) {
       savePendingPurchase({ tradeData, purchaseType });
       navigate(paths.login.path);

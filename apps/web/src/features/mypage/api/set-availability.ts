@@ -1,6 +1,8 @@
 import type { SellListingDetail } from '@p2p/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { bestListingsQueryOptions } from '../../home/api/get-best-listings';
+import { myListingQueryOptions, sellRegistrationsQueryOptions, tradeListingsKey } from '../../trade';
 
 /** pause = OPEN -> PAUSED (자리 비움), resume = PAUSED -> OPEN (DECISIONS §4, §12). */
 export type AvailabilityMove = 'pause' | 'resume';
@@ -23,10 +25,10 @@ export function useListingAvailability() {
     mutationFn: ({ listingId, move }: { listingId: number; move: AvailabilityMove }) =>
       setListingAvailability(listingId, move),
     onSettled: (_data, _err, { listingId }) => {
-      void qc.invalidateQueries({ queryKey: ['my-sell'] });
-      void qc.invalidateQueries({ queryKey: ['detail', 'sell-register', listingId] });
-      void qc.invalidateQueries({ queryKey: ['trade-listings'] });
-      void qc.invalidateQueries({ queryKey: ['best'] });
+      void qc.invalidateQueries({ queryKey: sellRegistrationsQueryOptions().queryKey });
+      void qc.invalidateQueries({ queryKey: myListingQueryOptions(listingId).queryKey });
+      void qc.invalidateQueries({ queryKey: tradeListingsKey });
+      void qc.invalidateQueries({ queryKey: bestListingsQueryOptions().queryKey });
     },
   });
 }

@@ -5,7 +5,8 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { paths } from '../../../config/paths';
-import { type DetailType, formatDateTime, StatusBadge } from '../../trade';
+import { formatDateTime } from '../../../lib/format-time';
+import { type DetailType, StatusBadge } from '../../trade';
 import m from '../mypage.module.css';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { formatQty, formatWon } from '../../../lib/format';
-import { usePurchaseHistory } from '../api/get-purchase-history';
+import { usePurchaseHistory } from '../../trade';
 import { HistoryItem } from '../components/HistoryItem';
 
 /** The /myinfo purchase history tab (SPEC §2): the member's buy orders with infinite scroll. */

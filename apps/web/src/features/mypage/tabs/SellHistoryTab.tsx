@@ -1,8 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { formatQty, formatWon } from '../../../lib/format';
-import { useOrderCounts } from '../api/get-order-counts';
-import { useSellHistory } from '../api/get-sell-history';
+import { useOrderCounts, useSellHistory } from '../../trade';
 import { HistoryItem } from '../components/HistoryItem';
 import m from '../mypage.module.css';
 

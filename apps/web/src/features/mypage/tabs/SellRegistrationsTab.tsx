@@ -1,14 +1,15 @@
 import type { MySellListing } from '@p2p/contract';
+import { listingActionsFor } from '@p2p/contract/enums.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmModal } from '../../../components/ui/ConfirmModal';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { ApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
-import { tradeErrorText } from '../../trade';
-import { useSellRegistrations } from '../api/get-sell-registrations';
+import { useSellRegistrations } from '../../trade';
 import { type AvailabilityMove, useListingAvailability } from '../api/set-availability';
 import { HistoryItem } from '../components/HistoryItem';
 import m from '../mypage.module.css';
@@ -33,14 +34,15 @@ export function SellRegistrationsTab() {
           notify.error(
             err instanceof ApiError && err.code === 'INVALID_STATE'
               ? t('availability.stale')
-              : tradeErrorText(err, 'mypage:availability.failed'),
+              : errorText(err, 'mypage:availability.failed', 'trade'),
           ),
       },
     );
   const busy = (id: number) => availability.isPending && availability.variables?.listingId === id;
 
   const actionOf = (l: MySellListing) => {
-    if (l.status === 'OPEN')
+    const allowed = listingActionsFor(l.status, 'seller');
+    if (allowed.includes('pause'))
       return (
         <Button
           variant="secondary"
@@ -53,7 +55,7 @@ export function SellRegistrationsTab() {
           {t('availability.pause')}
         </Button>
       );
-    if (l.status === 'PAUSED')
+    if (allowed.includes('resume'))
       return (
         <Button
           size="small"

@@ -1,8 +1,9 @@
 import type { Profile, TokenPair } from '@p2p/contract';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, send } from '../../../lib/api-client';
 import { session } from '../../../lib/storage';
-import { opsRequest } from './client';
+import { opsApi } from './client';
+import { opsQueryRoot } from './query-root';
 import { OPS_STORAGE_KEYS, useOpsSession } from './session';
 
 /** Error code of a login by an account whose role is not OPERATOR (localized as ops:errors.NOT_OPERATOR). */
@@ -44,14 +45,17 @@ export function opsLogout(): void {
   if (refreshToken) void revokeSession(refreshToken, accessToken);
 }
 
-/** The signed-in operator's profile (GET /my with the ops token); disabled without one. */
-export function useOpsMe() {
-  const token = useOpsSession((s) => s.accessToken);
-  return useQuery({
-    queryKey: ['ops', 'me', token],
-    queryFn: () => opsRequest<Profile>('GET', '/my'),
+/** GET /my with the ops token, cached per token (a new login is a new profile); disabled without one. */
+export const opsMeQueryOptions = (token: string | null) =>
+  queryOptions({
+    queryKey: [...opsQueryRoot, 'me', token],
+    queryFn: () => opsApi.get<Profile>('/my'),
     enabled: Boolean(token),
     retry: false,
     staleTime: 60_000,
   });
+
+/** The signed-in operator's profile. */
+export function useOpsMe() {
+  return useQuery(opsMeQueryOptions(useOpsSession((s) => s.accessToken)));
 }

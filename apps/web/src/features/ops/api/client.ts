@@ -1,36 +1,6 @@
-import { ApiError, type RequestOptions, send } from '../../../lib/api-client';
+import { type ApiClient, ApiError, createApiClient, send, type TokenStore } from '../../../lib/api-client';
 import { session } from '../../../lib/storage';
 import { OPS_STORAGE_KEYS, useOpsSession } from './session';
-
-/**
- * The console's API client: the shell's `send` (bearer, 10 s timeout, envelope -> ApiError) with the
- * operator's own tokens. The member client is not reused as is because its 401 path clears the member
- * session and reloads the member home; here a failed refresh only ends the operator session.
- */
-
-let refreshing: Promise<boolean> | null = null;
-
-/** One refresh with the ops refresh token; concurrent 401s share it. Resolves false when it failed. */
-export function refreshOpsTokens(): Promise<boolean> {
-  const refreshToken = session.get(OPS_STORAGE_KEYS.refreshToken);
-  if (!refreshToken) return Promise.resolve(false);
-  refreshing ??= (async () => {
-    try {
-      const data = (await send('POST', '/api/v1/auth/refresh', { body: { refreshToken } }, null)) as {
-        accessToken?: string;
-        refreshToken?: string;
-      } | null;
-      if (!data?.accessToken) return false;
-      useOpsSession.getState().setTokens(data.accessToken, data.refreshToken);
-      return true;
-    } catch {
-      return false;
-    } finally {
-      refreshing = null;
-    }
-  })();
-  return refreshing;
-}
 
 /**
  * A 403 is either a refused action (e.g. suspending oneself) or an account that lost the operator role or
@@ -48,36 +18,20 @@ function recheckOnForbidden(e: unknown): void {
 }
 
 /**
- * Calls the operator API (or /my) with the operator's access token and returns `returnData` as T.
- * A 401 triggers one refresh and one retry; when that fails the operator session ends (back to /ops/login).
- * Throws ApiError.
+ * The operator's tokens (sessionStorage, apart from the member's): a failed refresh or a second 401 ends
+ * only the operator session (back to /ops/login), never the member's; a 403 rechecks the role.
  */
-export async function opsRequest<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-  const token = session.get(OPS_STORAGE_KEYS.accessToken);
-  try {
-    return (await send(method, path, opts, token)) as T;
-  } catch (e) {
-    recheckOnForbidden(e);
-    if (!(e instanceof ApiError) || e.status !== 401 || !token) throw e;
-    if (!(await refreshOpsTokens())) {
-      useOpsSession.getState().end('expired');
-      throw e;
-    }
-    try {
-      return (await send(method, path, opts, session.get(OPS_STORAGE_KEYS.accessToken))) as T;
-    } catch (again) {
-      recheckOnForbidden(again);
-      if (again instanceof ApiError && again.status === 401) useOpsSession.getState().end('expired');
-      throw again;
-    }
-  }
-}
-
-export const opsApi = {
-  get: <T>(path: string, query?: RequestOptions['query']) => opsRequest<T>('GET', path, { query }),
-  post: <T>(path: string, body?: unknown, opts?: RequestOptions) =>
-    opsRequest<T>('POST', path, { ...opts, body: body ?? {} }),
+const opsTokens: TokenStore = {
+  accessToken: () => session.get(OPS_STORAGE_KEYS.accessToken),
+  refreshToken: () => session.get(OPS_STORAGE_KEYS.refreshToken),
+  refreshed: (accessToken, refreshToken) => useOpsSession.getState().setTokens(accessToken, refreshToken),
+  refreshFailed: () => undefined,
+  sessionEnded: () => useOpsSession.getState().end('expired'),
+  failed: recheckOnForbidden,
 };
+
+/** The console's API client: the member app's client (lib/api-client.ts) over the operator's tokens. */
+export const opsApi: ApiClient = createApiClient(opsTokens);
 
 /** A keyset page (SPEC §3 "List responses"): the contract's one declaration, re-exported for this feature. */
 export type { Page } from '@p2p/contract';

@@ -1,16 +1,20 @@
 import type { OpsTotpEnrollment, OpsTotpStatus } from '@p2p/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { opsApi } from './client';
+import { opsQueryRoot } from './query-root';
 
-const KEY = ['ops', 'totp'] as const;
+const KEY = [...opsQueryRoot, 'totp'] as const;
 
 /** GET /ops/api/v1/totp: whether the signed-in operator's second factor is on (DECISIONS §13). */
-export function useTotpStatus() {
-  return useQuery({
+export const totpStatusQueryOptions = () =>
+  queryOptions({
     queryKey: KEY,
     queryFn: () => opsApi.get<OpsTotpStatus>('/ops/api/v1/totp'),
     retry: false,
   });
+
+export function useTotpStatus() {
+  return useQuery(totpStatusQueryOptions());
 }
 
 /** POST /ops/api/v1/totp/enroll -> a new pending {secret, otpauthUrl}; 409 TOTP_ALREADY_ENROLLED once on. */

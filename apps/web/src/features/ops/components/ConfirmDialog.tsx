@@ -5,9 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { Modal } from '../../../components/ui/Modal';
 import ui from '../../../components/ui/ui.module.css';
+import { errorText, fieldText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
+import { ledgerCheckQueryOptions } from '../api/ledger';
+import { opsQueryRoot } from '../api/query-root';
 import s from '../ops.module.css';
-import { opsErrorText, opsFieldText } from '../text';
 
 /** An input the operator fills before confirming: a reason (required or optional) or a chain TxID. */
 export interface ActionField {
@@ -65,12 +67,15 @@ export function ConfirmDialog({ action, onDone }: { action: PendingAction; onDon
     try {
       const message = await action.run(trimmed);
       notify.success(message);
+      // every console query but the ledger check, which runs only on demand (it reads every account)
+      const ledger = ledgerCheckQueryOptions(false).queryKey;
       await queryClient.invalidateQueries({
-        predicate: (q) => q.queryKey[0] === 'ops' && q.queryKey[1] !== 'ledger-check',
+        queryKey: opsQueryRoot,
+        predicate: (q) => q.queryKey[1] !== ledger[1],
       });
       onDone();
     } catch (err) {
-      const text = opsErrorText(err);
+      const text = errorText(err, 'ops:errors.generic', 'ops');
       setFailure(text);
       notify.error(text);
     } finally {
@@ -116,7 +121,7 @@ export function ConfirmDialog({ action, onDone }: { action: PendingAction; onDon
             key={f.name}
             field={f}
             value={values[f.name] ?? ''}
-            error={opsFieldText(errors[f.name])}
+            error={fieldText(errors[f.name], 'ops')}
             onChange={(v) => {
               setValues((old) => ({ ...old, [f.name]: v }));
               setErrors((old) => ({ ...old, [f.name]: undefined }));

@@ -4,6 +4,7 @@ import { NavLink, Outlet, useNavigate } from 'react-router';
 import { LanguageSelector } from '../../../components/layout/LanguageSelector';
 import { Button } from '../../../components/ui/Button';
 import { opsLogout, useOpsMe } from '../api/auth';
+import { opsQueryRoot } from '../api/query-root';
 import { useOpsSummary } from '../api/summary';
 import { useOpsLiveEvents } from '../hooks/use-ops-live-events';
 import s from '../ops.module.css';
@@ -39,7 +40,7 @@ export function OpsLayout() {
 
   const logout = () => {
     opsLogout();
-    queryClient.removeQueries({ queryKey: ['ops'] });
+    queryClient.removeQueries({ queryKey: opsQueryRoot });
     navigate(opsPaths.login, { replace: true });
   };
 

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { z } from 'zod';
 import { FullScreenLoader } from '../../../components/ui/FullScreenLoader';
 import { ApiError } from '../../../lib/api-client';
 import { useOpsMe } from '../api/auth';
@@ -8,8 +9,12 @@ import { useOpsSession } from '../api/session';
 import { opsPaths } from '../paths';
 
 /** Where the console guard sent the operator from, to return there after login. */
-export interface OpsFromState {
-  from?: string;
+const opsFromState = z.object({ from: z.string() });
+type OpsFromState = z.infer<typeof opsFromState>;
+
+/** The console page /ops/login's navigation state names, if any. */
+export function opsFromOf(state: unknown): string | undefined {
+  return opsFromState.safeParse(state).data?.from;
 }
 
 /**

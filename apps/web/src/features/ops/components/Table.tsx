@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
+import { errorText } from '../../../lib/errors';
 import type { Page } from '../api/client';
 import type { CursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
-import { opsErrorText } from '../text';
 
 interface TableProps {
   /** Column headers; the body rows are the children. */
@@ -27,7 +27,7 @@ export function OpsTable({ columns, loading, error, empty, onRetry, testId, chil
   if (error) {
     state = (
       <span className={s.stateError}>
-        {opsErrorText(error)}{' '}
+        {errorText(error, 'ops:errors.generic', 'ops')}{' '}
         <Button variant="outline" size="small" onClick={onRetry}>
           {t('common:actions.retry')}
         </Button>

@@ -2,30 +2,36 @@ import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { openEventStream, streamAllowed } from '../../../lib/event-stream';
 import { session } from '../../../lib/storage';
-import { refreshOpsTokens } from '../api/client';
+import { chatQueries } from '../../trade';
+import { opsApi } from '../api/client';
+import { disputeQueueKey, opsOrderKey } from '../api/disputes';
+import { opsListingsKey } from '../api/listings';
+import { opsOrdersKey } from '../api/orders';
 import { OPS_STORAGE_KEYS, useOpsSession } from '../api/session';
+import { opsSummaryQueryOptions } from '../api/summary';
+import { opsWithdrawalsKey } from '../api/withdrawals';
 
 /** The console's queues: what waits for an operator (DECISIONS §10, §11). Only mounted queries refetch. */
-const QUEUE_KEYS = [
-  ['ops', 'summary'],
-  ['ops', 'listings'],
-  ['ops', 'withdrawals'],
-  ['ops', 'orders'],
-  ['ops', 'disputes'],
-  ['ops', 'order'],
+const queueKeys = () => [
+  opsSummaryQueryOptions().queryKey,
+  opsListingsKey,
+  opsWithdrawalsKey,
+  opsOrdersKey,
+  disputeQueueKey,
+  opsOrderKey,
 ];
 
 function invalidate(qc: QueryClient, event: string, data: Record<string, unknown>): void {
   const orderId = typeof data.orderId === 'number' ? data.orderId : undefined;
   // a chat line in some order: only that order's chat is stale, not the queues
   if ((event === 'ops' && data.kind === 'MESSAGE') || event === 'message') {
-    if (orderId) void qc.invalidateQueries({ queryKey: ['order-messages', orderId] });
+    if (orderId) void qc.invalidateQueries({ queryKey: chatQueries.ofOrder(orderId) });
     return;
   }
   if (event === 'ops' || event === 'order' || event === 'reset') {
-    for (const queryKey of QUEUE_KEYS) void qc.invalidateQueries({ queryKey });
+    for (const queryKey of queueKeys()) void qc.invalidateQueries({ queryKey });
   }
-  if (event === 'reset') void qc.invalidateQueries({ queryKey: ['order-messages'] });
+  if (event === 'reset') void qc.invalidateQueries({ queryKey: chatQueries.all });
 }
 
 /**
@@ -42,7 +48,7 @@ export function useOpsLiveEvents(): void {
     if (!signedIn || !streamAllowed()) return;
     return openEventStream({
       token: () => session.get(OPS_STORAGE_KEYS.accessToken),
-      refresh: refreshOpsTokens,
+      refresh: opsApi.refreshTokens,
       onEvent: (event, data) => invalidate(qc, event, data),
       onReopen: () => invalidate(qc, 'reset', {}),
     });

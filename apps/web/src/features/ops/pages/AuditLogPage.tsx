@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatTime } from '../../../lib/format-time';
 import { AUDIT_TARGET_TYPES, type AuditTargetType, useAuditLog } from '../api/audit-log';
 import { FilterTabs } from '../components/FilterTabs';
 import { PagedTable } from '../components/PagedTable';
 import { Mono, PageTitle } from '../components/Table';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
-import { formatTime } from '../text';
 
 const ALL = 'ALL';
 

@@ -9,12 +9,13 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
+import { fieldText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format-time';
 import { useAuditLog } from '../api/audit-log';
 import { creditDeposit } from '../api/deposits';
 import { Mono, OpsTable, PageTitle } from '../components/Table';
 import { useConfirmAction } from '../hooks/use-confirm-action';
 import s from '../ops.module.css';
-import { formatTime, opsFieldText } from '../text';
 
 /** The form: the API's own deposit rules; the amount a decimal string (never a float), trimmed. */
 const depositForm = opsDepositBody.pick({ coinCode: true, address: true, txid: true }).extend({
@@ -41,7 +42,7 @@ export default function DepositPage() {
     defaultValues: EMPTY,
   });
   const { register, formState, handleSubmit, reset } = form;
-  const err = (k: keyof DepositInput) => opsFieldText(formState.errors[k]?.message);
+  const err = (k: keyof DepositInput) => fieldText(formState.errors[k]?.message, 'ops');
   const { confirm, dialog } = useConfirmAction();
   const [result, setResult] = useState<OpsDeposit | null>(null);
   const recent = useAuditLog('deposit', undefined, 10);

@@ -4,6 +4,8 @@ import { formatPhone } from '@p2p/contract/phone.ts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/Button';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format-time';
 import { OrderChat } from '../../trade';
 import { OPS_CHAT_POLL_MS, opsChatClient } from '../api/chat';
 import { useOpsOrder } from '../api/disputes';
@@ -13,7 +15,6 @@ import { Mono, PageTitle } from '../components/Table';
 import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import s from '../ops.module.css';
 import { opsPaths } from '../paths';
-import { formatTime, opsErrorText } from '../text';
 import d from './disputes.module.css';
 
 /**
@@ -37,7 +38,7 @@ export default function DisputeDetail({ orderId }: { orderId: number }) {
       <>
         {back}
         <p className={q.isError ? s.failure : s.muted}>
-          {q.isError ? opsErrorText(q.error) : t('common:loading')}
+          {q.isError ? errorText(q.error, 'ops:errors.generic', 'ops') : t('common:loading')}
         </p>
       </>
     );

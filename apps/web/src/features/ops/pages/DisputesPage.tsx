@@ -2,13 +2,13 @@ import { formatKrw } from '@p2p/contract/money.ts';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/Button';
+import { formatTime } from '../../../lib/format-time';
 import { useDisputeQueue } from '../api/disputes';
 import { PagedTable } from '../components/PagedTable';
 import { PageTitle } from '../components/Table';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 import { opsPaths } from '../paths';
-import { formatTime } from '../text';
 import DisputeDetail from './DisputeDetail';
 import d from './disputes.module.css';
 

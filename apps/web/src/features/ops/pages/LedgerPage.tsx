@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format-time';
 import { useLedgerCheck } from '../api/ledger';
 import { PageTitle } from '../components/Table';
 import s from '../ops.module.css';
-import { formatTime, opsErrorText } from '../text';
 
 /**
  * /ops/ledger: runs the ledger invariants (DECISIONS §4: every coin sums to zero, no member account
@@ -27,7 +28,7 @@ export default function LedgerPage() {
       </PageTitle>
       {check.isError && (
         <p className={s.failure} role="alert">
-          {opsErrorText(check.error)}
+          {errorText(check.error, 'ops:errors.generic', 'ops')}
         </p>
       )}
       {r && (

@@ -1,7 +1,8 @@
-import { LISTING_STATUSES, type ListingStatus } from '@p2p/contract/enums.ts';
+import { LISTING_STATUSES, type ListingStatus, listingActionsFor } from '@p2p/contract/enums.ts';
 import { formatKrw } from '@p2p/contract/money.ts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { formatTime } from '../../../lib/format-time';
 import { approveListing, type OpsListing, rejectListing, useOpsListings } from '../api/listings';
 import { FilterTabs } from '../components/FilterTabs';
 import { PagedTable } from '../components/PagedTable';
@@ -11,7 +12,6 @@ import { Mono, PageTitle } from '../components/Table';
 import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
-import { formatTime } from '../text';
 
 const ALL = 'ALL';
 
@@ -116,7 +116,7 @@ export default function ListingsPage() {
               {l.rejectReason && <div className={s.sub}>{l.rejectReason}</div>}
             </td>
             <td>
-              {l.status === 'PENDING_REVIEW' && (
+              {listingActionsFor(l.status, 'operator').includes('approve') && (
                 <RowActions
                   actions={[
                     {

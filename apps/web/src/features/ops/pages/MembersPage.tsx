@@ -3,6 +3,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/Button';
+import { formatTime } from '../../../lib/format-time';
 import { useOpsMe } from '../api/auth';
 import { suspendMember, unsuspendMember, useOpsMembers } from '../api/members';
 import { PagedTable } from '../components/PagedTable';
@@ -13,7 +14,6 @@ import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 import { opsPaths } from '../paths';
-import { formatTime } from '../text';
 
 /**
  * /ops/members: search members (login ID, nickname, name or phone), suspend one with a reason (no more

@@ -6,13 +6,14 @@ import { LanguageSelector } from '../../../components/layout/LanguageSelector';
 import { Button } from '../../../components/ui/Button';
 import { TextField } from '../../../components/ui/TextField';
 import { ApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
 import { opsLogin } from '../api/auth';
+import { opsQueryRoot } from '../api/query-root';
 import { useOpsSession } from '../api/session';
-import type { OpsFromState } from '../components/RequireOperator';
+import { opsFromOf } from '../components/RequireOperator';
 import s from '../ops.module.css';
 import { opsPaths } from '../paths';
-import { opsErrorText } from '../text';
 
 /**
  * /ops/login: the normal login call, then GET /my; only an OPERATOR's tokens are kept (as the ops session,
@@ -34,7 +35,7 @@ export default function OpsLoginPage() {
   const [totpCode, setTotpCode] = useState('');
   const codeRef = useRef<HTMLInputElement>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const from = (location.state as OpsFromState | null)?.from;
+  const from = opsFromOf(location.state);
   const target = from?.startsWith(opsPaths.root) && from !== opsPaths.login ? from : opsPaths.root;
 
   useEffect(() => {
@@ -58,7 +59,7 @@ export default function OpsLoginPage() {
     setFailure(null);
     try {
       const me = await opsLogin(loginId.trim(), password, needsCode ? totpCode : undefined);
-      queryClient.removeQueries({ queryKey: ['ops'] });
+      queryClient.removeQueries({ queryKey: opsQueryRoot });
       notify.success(t('ops:login.welcome', { loginId: me.loginId }));
       navigate(target, { replace: true });
     } catch (err) {
@@ -72,7 +73,7 @@ export default function OpsLoginPage() {
         setTotpCode('');
         codeRef.current?.focus();
       }
-      const text = opsErrorText(err);
+      const text = errorText(err, 'ops:errors.generic', 'ops');
       setFailure(text);
       notify.error(text);
     } finally {

@@ -4,6 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { Button } from '../../../components/ui/Button';
+import { formatTime } from '../../../lib/format-time';
 import { cancelOrder, completeOrder, type OpsOrder, useOpsOrders } from '../api/orders';
 import { FilterTabs } from '../components/FilterTabs';
 import { PagedTable } from '../components/PagedTable';
@@ -14,7 +15,6 @@ import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 import { opsPaths } from '../paths';
-import { formatTime } from '../text';
 import d from './disputes.module.css';
 
 const ALL = 'ALL';

@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/Button';
+import { errorText } from '../../../lib/errors';
 import { useOpsSummary } from '../api/summary';
 import { useTotpStatus } from '../api/totp';
 import { PageTitle } from '../components/Table';
 import s from '../ops.module.css';
 import { type OpsPathKey, opsPaths } from '../paths';
-import { opsErrorText } from '../text';
 
 const CARDS: {
   key: 'pendingListings' | 'pendingWithdrawals' | 'requestedOrders' | 'members' | 'suspendedMembers';
@@ -42,7 +42,7 @@ export default function OverviewPage() {
       )}
       {summary.isError && (
         <p className={s.failure} role="alert">
-          {opsErrorText(summary.error)}
+          {errorText(summary.error, 'ops:errors.generic', 'ops')}
         </p>
       )}
       <div className={s.cards}>

@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/TextField';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format-time';
 import { notify } from '../../../lib/toast';
 import { useConfirmTotp, useEnrollTotp, useTotpStatus } from '../api/totp';
 import { PageTitle } from '../components/Table';
 import s from '../ops.module.css';
-import { formatTime, opsErrorText } from '../text';
 
 /** The QR of the otpauth URL: large enough for a phone camera at arm's length, error correction M. */
 const QR_OPTIONS = { width: 220, margin: 2, errorCorrectionLevel: 'M' } as const;
@@ -52,7 +53,7 @@ export default function SecurityPage() {
         setCode('');
         setCodeError(undefined);
       },
-      onError: (err) => notify.error(opsErrorText(err)),
+      onError: (err) => notify.error(errorText(err, 'ops:errors.generic', 'ops')),
     });
 
   const submit = (e: FormEvent) => {
@@ -69,7 +70,7 @@ export default function SecurityPage() {
       },
       onError: (err) => {
         setCode('');
-        setCodeError(opsErrorText(err));
+        setCodeError(errorText(err, 'ops:errors.generic', 'ops'));
       },
     });
   };
@@ -80,7 +81,7 @@ export default function SecurityPage() {
       <PageTitle title={t('ops:security.title')} sub={t('ops:security.sub')} />
       {status.isError && (
         <p className={s.failure} role="alert">
-          {opsErrorText(status.error)}
+          {errorText(status.error, 'ops:errors.generic', 'ops')}
         </p>
       )}
       {st && (

@@ -2,6 +2,7 @@ import type { OpsWithdrawal } from '@p2p/contract';
 import { TRANSFER_STATUSES, type TransferStatus } from '@p2p/contract/enums.ts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { formatTime } from '../../../lib/format-time';
 import { completeWithdrawal, rejectWithdrawal, useOpsWithdrawals } from '../api/withdrawals';
 import { FilterTabs } from '../components/FilterTabs';
 import { PagedTable } from '../components/PagedTable';
@@ -11,7 +12,6 @@ import { Mono, PageTitle } from '../components/Table';
 import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
-import { formatTime } from '../text';
 
 function statusParam(v: string | null): TransferStatus {
   return (TRANSFER_STATUSES as readonly string[]).includes(v ?? '') ? (v as TransferStatus) : 'PENDING';

@@ -1,6 +1,8 @@
 import type { SellListingCreateBody, SellListingDetail } from '@p2p/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { walletsQueryOptions } from '../../wallet';
+import { sellRegistrationsQueryOptions } from './get-sell-registrations';
 
 /** POST /api/v1/sell-listings: escrows maxQty; 409 DUPLICATE_SELLER, 422 INSUFFICIENT_BALANCE (DECISIONS §4). */
 export function createListing(body: SellListingCreateBody) {
@@ -13,8 +15,8 @@ export function useCreateListing() {
   return useMutation({
     mutationFn: createListing,
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['wallets'] });
-      void qc.invalidateQueries({ queryKey: ['my-sell'] });
+      void qc.invalidateQueries({ queryKey: walletsQueryOptions().queryKey });
+      void qc.invalidateQueries({ queryKey: sellRegistrationsQueryOptions().queryKey });
     },
   });
 }

@@ -1,6 +1,6 @@
 import type { Coin, ListingSort, Page, TradeListing } from '@p2p/contract';
 import { LIMITS } from '@p2p/contract/limits.ts';
-import { useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 /** A keyset page (SPEC §3 "List responses"): the contract's one declaration, re-exported for this feature. */
@@ -13,12 +13,19 @@ export function getTradeListings(coin: Coin | 'all', sort: ListingSort, cursor?:
   });
 }
 
+/** The key every coin and sort of the trade list starts with (what an order or a pause makes stale). */
+export const tradeListingsKey = ['trade-listings'] as const;
+
 /** The trade list as an infinite query; the next page param is the server's nextCursor. */
-export function useTradeListings(coin: Coin | 'all', sort: ListingSort) {
-  return useInfiniteQuery({
-    queryKey: ['trade-listings', coin, sort],
+export function tradeListingsQueryOptions(coin: Coin | 'all', sort: ListingSort) {
+  return infiniteQueryOptions({
+    queryKey: [...tradeListingsKey, coin, sort],
     queryFn: ({ pageParam }) => getTradeListings(coin, sort, pageParam),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
+}
+
+export function useTradeListings(coin: Coin | 'all', sort: ListingSort) {
+  return useInfiniteQuery(tradeListingsQueryOptions(coin, sort));
 }

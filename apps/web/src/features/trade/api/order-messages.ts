@@ -1,6 +1,6 @@
 import type { OrderMessage, OrderMessagePage } from '@p2p/contract';
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { apiRequest, type RequestOptions } from '../../../lib/api-client';
+import { api, type RequestOptions } from '../../../lib/api-client';
 
 /**
  * Who sends the chat's requests: the member client (api-client) or the operator console's (its own
@@ -11,17 +11,20 @@ export interface ChatClient {
   request: <T>(method: string, path: string, opts?: RequestOptions) => Promise<T>;
 }
 
-export const memberChatClient: ChatClient = { name: 'member', request: apiRequest };
+export const memberChatClient: ChatClient = { name: 'member', request: api.request };
 
 /**
- * The order chat's requests (DECISIONS §12). The messages key starts with ['order-messages', orderId],
+ * The order chat's requests (DECISIONS §12). The messages key starts with `ofOrder(orderId)`,
  * which the live `message` event invalidates (notifications/use-live-events.ts); images have their own
  * key because an image never changes and must not be refetched with the list.
  */
 export const chatQueries = {
+  all: ['order-messages'] as const,
+  /** Every client's messages of one order (what a live `message` event makes stale). */
+  ofOrder: (orderId: number) => [...chatQueries.all, orderId] as const,
   messages: (client: ChatClient, orderId: number, opts: { pollMs?: number } = {}) =>
     infiniteQueryOptions({
-      queryKey: ['order-messages', orderId, client.name],
+      queryKey: [...chatQueries.ofOrder(orderId), client.name],
       /** GET /buy-orders/{id}/messages?cursor=: 50 a page, oldest first, the cursor reads forward. */
       queryFn: ({ pageParam, signal }) =>
         client.request<OrderMessagePage>('GET', `/buy-orders/${orderId}/messages`, {

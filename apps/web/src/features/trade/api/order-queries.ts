@@ -1,6 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getBuyOrder } from './get-buy-order';
+import { orderCountsQueryOptions } from './get-order-counts';
+import { purchaseHistoryQueryOptions } from './get-purchase-history';
+import { sellHistoryQueryOptions } from './get-sell-history';
 import { getSellOrder } from './get-sell-order';
+import { sellRegistrationsQueryOptions } from './get-sell-registrations';
 
 /**
  * One order as its buyer or seller sees it, refreshed while the screen is open so the other party's move
@@ -23,3 +27,15 @@ export const orderQueries = {
       retry: false,
     }),
 };
+
+/**
+ * What an order's move makes stale for its parties (a protocol action, a new order, a live `order` event):
+ * the order screens, both histories, the registrations (remaining quantity) and the waiting badge.
+ */
+export const orderViewKeys = () => [
+  orderQueries.all,
+  purchaseHistoryQueryOptions().queryKey,
+  sellHistoryQueryOptions().queryKey,
+  sellRegistrationsQueryOptions().queryKey,
+  orderCountsQueryOptions().queryKey,
+];

@@ -4,9 +4,9 @@ import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/Card';
 import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
 import { formatQty, formatWon } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format-time';
 import { countryKey } from '../purchase-rules';
 import s from '../trade.module.css';
-import { formatDateTime } from './Receipts';
 import { type DetailType, StatusBadge } from './StatusBadge';
 
 /** Completed items show their completion time, others their creation time (SPEC §4). */

@@ -6,13 +6,15 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { paths } from '../../../config/paths';
+import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { cancelBuyOrder } from '../api/cancel-buy-order';
 import { disputeOrder } from '../api/dispute-order';
+import { tradeListingsKey } from '../api/get-trade-listings';
 import { markPaid } from '../api/mark-paid';
+import { orderViewKeys } from '../api/order-queries';
 import { rejectBuyOrder } from '../api/reject-buy-order';
-import { tradeErrorText } from '../error-text';
 import type { MemberAction, OrderSide } from '../protocol-rules';
 import s from '../trade.module.css';
 import { DisputeSheet } from './DisputeSheet';
@@ -34,8 +36,8 @@ export interface ActionTarget {
 
 type Open = 'paid' | 'cancel' | 'reject' | 'dispute' | 'statement' | null;
 
-/** Query keys every protocol move makes stale: the order, the histories, the badge, the trade list. */
-const STALE = [['order'], ['my-buy'], ['my-sell-history'], ['order-counts'], ['trade-listings']];
+/** Query keys every protocol move makes stale: the order views of both parties and the trade list. */
+const stale = () => [...orderViewKeys(), tradeListingsKey];
 
 /**
  * The buttons of an order screen, exactly the `actions` the transition table allows (protocol-rules.ts),
@@ -72,12 +74,12 @@ export function OrderActions({
     try {
       await call();
       notify.success(done);
-      await Promise.all(STALE.map((queryKey) => qc.invalidateQueries({ queryKey })));
+      await Promise.all(stale().map((queryKey) => qc.invalidateQueries({ queryKey })));
       if (ended && afterCancel) afterCancel();
       else onMoved();
       return true;
     } catch (err) {
-      notify.error(tradeErrorText(err, 'trade:protocol.failed'));
+      notify.error(errorText(err, 'trade:protocol.failed', 'trade'));
       // the order may have moved under us (expired, the other party acted): show where it stands now
       onMoved();
       return true;

@@ -1,11 +1,11 @@
 import type { BuyOrderCreated } from '@p2p/contract';
 import { useTranslation } from 'react-i18next';
 import { formatWon } from '../../../lib/format';
+import { formatClock } from '../../../lib/format-time';
 import { useSecondsLeft } from '../hooks/use-seconds-left';
 import { formatRemaining } from '../protocol-rules';
 import s from '../trade.module.css';
 import { CopyButton } from './CopyButton';
-import { formatClock } from './format-clock';
 
 /**
  * The buyer's money moment (DECISIONS §11): "{holder}님 {bank} {account}로 {amount}원을 {deadline}까지

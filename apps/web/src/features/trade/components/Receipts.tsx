@@ -1,19 +1,12 @@
 import type { BuyOrderCreated, SellListingDetail } from '@p2p/contract';
 import { formatPhone } from '@p2p/contract/phone.ts';
-import { format } from 'date-fns';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/Card';
 import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
 import { formatQty, formatWon } from '../../../lib/format';
+import { formatDateTime } from '../../../lib/format-time';
 import { countryKey } from '../purchase-rules';
 import s from '../trade.module.css';
-
-/** An ISO time as yyyy-MM-dd HH:mm in the viewer's time zone. */
-export function formatDateTime(iso: string | null | undefined): string {
-  if (!iso) return '-';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '-' : format(d, 'yyyy-MM-dd HH:mm');
-}
 
 /** The purchase receipt (SPEC §2 /request_successfully): order, receive address, seller and pay-in account. */
 export function PurchaseReceipt({ order, reserve }: { order: BuyOrderCreated; reserve: boolean }) {

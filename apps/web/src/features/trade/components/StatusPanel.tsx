@@ -1,10 +1,10 @@
 import type { OrderDispute } from '@p2p/contract';
 import type { OrderStatus } from '@p2p/contract/enums.ts';
 import { useTranslation } from 'react-i18next';
+import { formatClock } from '../../../lib/format-time';
 import { useSecondsLeft } from '../hooks/use-seconds-left';
 import { formatRemaining, type OrderSide } from '../protocol-rules';
 import s from '../trade.module.css';
-import { formatClock } from './format-clock';
 import { StatusBadge } from './StatusBadge';
 import { StepTracker } from './StepTracker';
 

@@ -8,6 +8,7 @@ import { Card } from '../../../components/ui/Card';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { completeBuyOrder } from '../api/complete-buy-order';
@@ -15,16 +16,10 @@ import { orderQueries } from '../api/order-queries';
 import { OrderChat } from '../components/OrderChat';
 import { ProtocolDialog } from '../components/ProtocolDialog';
 import { StatusPanel } from '../components/StatusPanel';
-import { tradeErrorText } from '../error-text';
 import { normalizeTxid, txidError } from '../proceed-rules';
 import { canRelease, memberActions } from '../protocol-rules';
 import s from '../trade.module.css';
-
-function orderIdOf(state: unknown): number | null {
-  if (typeof state !== 'object' || state === null || !('orderId' in state)) return null;
-  const id = (state as { orderId: unknown }).orderId;
-  return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : null;
-}
+import { orderIdOf } from '../trade-state';
 
 /**
  * /proceed (SPEC §2, §5 "Proceed"; DECISIONS §11, §13): the seller's deliberate release. It names what
@@ -88,7 +83,9 @@ function ReleaseForm({ orderId }: { orderId: number }) {
     } catch (err) {
       const wrong = err instanceof ApiError && err.code === 'INVALID_CREDENTIALS';
       if (wrong) setPasswordError(t('common:stepUp.wrongPassword'));
-      notify.error(wrong ? t('common:stepUp.wrongPassword') : tradeErrorText(err, 'trade:proceed.failed'));
+      notify.error(
+        wrong ? t('common:stepUp.wrongPassword') : errorText(err, 'trade:proceed.failed', 'trade'),
+      );
       void q.refetch();
       return true;
     } finally {

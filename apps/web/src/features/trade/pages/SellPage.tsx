@@ -12,13 +12,13 @@ import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks';
+import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
 import { useMe } from '../../../lib/me';
 import { notify } from '../../../lib/toast';
 import { usePrices } from '../../home/api/get-prices';
 import { useCreateWallet, useWallets, wonValueOf } from '../../wallet';
 import { useCreateListing } from '../api/create-listing';
-import { tradeErrorText } from '../error-text';
 import { countryKey } from '../purchase-rules';
 import { parsePrice, sanitizeAccountNo, sanitizePrice, sanitizeSellQty, sellFormError } from '../sell-rules';
 import s from '../trade.module.css';
@@ -57,7 +57,7 @@ export default function SellPage() {
       await createWallet.mutateAsync(coin);
       notify.success(t('wallet:create.success'));
     } catch (err) {
-      notify.error(tradeErrorText(err, 'wallet:create.failed'));
+      notify.error(errorText(err, 'wallet:create.failed', 'trade'));
     }
   };
 
@@ -94,7 +94,7 @@ export default function SellPage() {
       const receipt: ReceiptState = { kind: 'sell', listing };
       navigate(paths.requestSuccessfully.path, { state: receipt });
     } catch (err) {
-      notify.error(tradeErrorText(err, 'trade:sell.failed'));
+      notify.error(errorText(err, 'trade:sell.failed', 'trade'));
     }
   };
 

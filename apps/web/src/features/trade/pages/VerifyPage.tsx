@@ -11,13 +11,15 @@ import { TextField } from '../../../components/ui/TextField';
 import uiStyles from '../../../components/ui/ui.module.css';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/errors';
 import { useMe } from '../../../lib/me';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
 import { formatMmSs } from '../../../lib/use-countdown';
 import { usePhoneVerification } from '../../../lib/use-phone-verification';
 import { createBuyOrder } from '../api/create-buy-order';
-import { tradeErrorText } from '../error-text';
+import { tradeListingsKey } from '../api/get-trade-listings';
+import { orderViewKeys } from '../api/order-queries';
 import s from '../trade.module.css';
 import { type ReceiptState, verifyStateOf } from '../trade-state';
 
@@ -67,9 +69,7 @@ export default function VerifyPage() {
     setOrdering(true);
     try {
       const order = await createBuyOrder(state.request);
-      void qc.invalidateQueries({ queryKey: ['trade-listings'] });
-      void qc.invalidateQueries({ queryKey: ['my-buy'] });
-      void qc.invalidateQueries({ queryKey: ['order-counts'] });
+      for (const queryKey of [tradeListingsKey, ...orderViewKeys()]) void qc.invalidateQueries({ queryKey });
       const receipt: ReceiptState = {
         kind: 'purchase',
         order,
@@ -85,7 +85,7 @@ export default function VerifyPage() {
         setLapsed(true); // said on the screen, next to the button that gets a new code
         return;
       }
-      notify.error(tradeErrorText(err, 'trade:verify.orderFailed'));
+      notify.error(errorText(err, 'trade:verify.orderFailed', 'trade'));
     } finally {
       setOrdering(false);
     }

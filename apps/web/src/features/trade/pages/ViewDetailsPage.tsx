@@ -1,5 +1,5 @@
 import type { SellListingDetail } from '@p2p/contract';
-import { isActionable } from '@p2p/contract/enums.ts';
+import { listingActionsFor } from '@p2p/contract/enums.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,15 +8,15 @@ import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmModal } from '../../../components/ui/ConfirmModal';
 import { paths } from '../../../config/paths';
+import { errorText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
 import { closeListing } from '../api/close-listing';
-import { getMySellListing } from '../api/get-my-listing';
+import { myListingQueryOptions } from '../api/get-my-listing';
 import { orderQueries } from '../api/order-queries';
 import { ListingDetailCard, OrderDetailCard } from '../components/DetailCards';
 import { OrderChat } from '../components/OrderChat';
 import { BuyerOrderLive, SellerOrderLive } from '../components/OrderViews';
 import type { DetailType } from '../components/StatusBadge';
-import { tradeErrorText } from '../error-text';
 import s from '../trade.module.css';
 
 const TYPES: readonly DetailType[] = ['purchase', 'sell-register', 'sell-history'];
@@ -102,11 +102,7 @@ function ListingDetail({ id }: { id: number }) {
   const { t } = useTranslation('trade');
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const q = useQuery({
-    queryKey: ['detail', 'sell-register', id],
-    queryFn: () => getMySellListing(id),
-    retry: false,
-  });
+  const q = useQuery(myListingQueryOptions(id));
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   useBackOnError(q.isError);
@@ -120,7 +116,7 @@ function ListingDetail({ id }: { id: number }) {
       await qc.invalidateQueries();
       navigate(paths.myInfo.path, { replace: true });
     } catch (err) {
-      notify.error(tradeErrorText(err, 'trade:details.cancelFailed'));
+      notify.error(errorText(err, 'trade:details.cancelFailed', 'trade'));
     } finally {
       setBusy(false);
     }
@@ -128,7 +124,7 @@ function ListingDetail({ id }: { id: number }) {
   return (
     <>
       <ListingDetailCard listing={listing} />
-      {isActionable(listing.status) && (
+      {listingActionsFor(listing.status, 'seller').includes('close') && (
         <Button
           block
           variant="outline"

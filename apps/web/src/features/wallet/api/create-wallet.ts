@@ -1,7 +1,7 @@
 import type { Coin, Wallet } from '@p2p/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { walletsQueryKey } from './get-wallets';
+import { walletsQueryOptions } from './get-wallets';
 
 /** POST /api/v1/wallets/create: one wallet per coin (409 WALLET_EXISTS). */
 export function createWallet(coinCode: Coin) {
@@ -13,6 +13,6 @@ export function useCreateWallet() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: createWallet,
-    onSuccess: () => qc.invalidateQueries({ queryKey: walletsQueryKey }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: walletsQueryOptions().queryKey }),
   });
 }

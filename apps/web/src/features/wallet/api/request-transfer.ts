@@ -1,7 +1,8 @@
 import type { Transfer, TransferRequestBody } from '@p2p/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
-import { walletsQueryKey } from './get-wallets';
+import { transfersKey } from './get-transfers';
+import { walletsQueryOptions } from './get-wallets';
 
 /**
  * POST /transfer/request (DECISIONS §5): INTERNAL to another member's wallet (instant) or EXTERNAL to a
@@ -18,8 +19,8 @@ export function useRequestTransfer() {
   return useMutation({
     mutationFn: requestTransfer,
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: walletsQueryKey });
-      void qc.invalidateQueries({ queryKey: ['transfers'] });
+      void qc.invalidateQueries({ queryKey: walletsQueryOptions().queryKey });
+      void qc.invalidateQueries({ queryKey: transfersKey });
     },
   });
 }

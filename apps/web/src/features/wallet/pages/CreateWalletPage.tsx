@@ -7,8 +7,8 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { paths } from '../../../config/paths';
+import { errorText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
-import { tradeErrorText } from '../../trade';
 import { useCreateWallet } from '../api/create-wallet';
 import { useWallets } from '../api/get-wallets';
 import w from '../wallet.module.css';
@@ -30,7 +30,7 @@ export default function CreateWalletPage() {
       notify.success(t('create.success'));
       navigate(paths.myInfo.path, { replace: true });
     } catch (err) {
-      notify.error(tradeErrorText(err, 'wallet:create.failed'));
+      notify.error(errorText(err, 'wallet:create.failed', 'trade'));
     }
   };
 

@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/Button';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { paths } from '../../../config/paths';
 import { formatQty } from '../../../lib/format';
-import { formatDateTime } from '../../trade';
+import { formatDateTime } from '../../../lib/format-time';
 import { useTransfers } from '../api/get-transfers';
 import { useWallets } from '../api/get-wallets';
 import { WalletSummary } from '../components/WalletSummary';

@@ -13,9 +13,9 @@ import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
+import { errorText } from '../../../lib/errors';
 import { formatQty } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
-import { tradeErrorText } from '../../trade';
 import { useWallets } from '../api/get-wallets';
 import { useRequestTransfer } from '../api/request-transfer';
 import { WalletSummary } from '../components/WalletSummary';
@@ -78,10 +78,10 @@ export default function WithdrawPage() {
         err instanceof ApiError &&
         ['INVALID_ADDRESS', 'WALLET_NOT_FOUND', 'SELF_TRANSFER'].includes(err.code)
       ) {
-        setAddressRefused(tradeErrorText(err, 'wallet:withdraw.failed'));
+        setAddressRefused(errorText(err, 'wallet:withdraw.failed', 'trade'));
         return;
       }
-      notify.error(tradeErrorText(err, 'wallet:withdraw.failed'));
+      notify.error(errorText(err, 'wallet:withdraw.failed', 'trade'));
     }
   };
   const openReview = () => {

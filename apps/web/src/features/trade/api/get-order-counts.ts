@@ -7,14 +7,15 @@ export function getOrderCounts() {
   return api.get<MyOrderCounts>('/my/order-counts');
 }
 
-export const orderCountsQuery = queryOptions({
-  queryKey: ['order-counts'],
-  queryFn: getOrderCounts,
-  refetchInterval: 30_000,
-  staleTime: 10_000,
-});
+export const orderCountsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['order-counts'],
+    queryFn: getOrderCounts,
+    refetchInterval: 30_000,
+    staleTime: 10_000,
+  });
 
 /** The counts while signed in (`enabled` false for visitors: no call, no badge). */
 export function useOrderCounts(enabled = true) {
-  return useQuery({ ...orderCountsQuery, enabled });
+  return useQuery({ ...orderCountsQueryOptions(), enabled });
 }
