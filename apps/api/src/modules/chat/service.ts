@@ -6,12 +6,14 @@ import {
   type OrderMessage,
   type OrderMessagePage,
 } from '@p2p/contract';
-import { sql } from 'kysely';
 import sharp, { type Sharp } from 'sharp';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { AppError } from '../../http/errors.ts';
+import { recordMessageEvents, recordOpsEvent } from '../events/repo.ts';
+import { notifyMessageOnce } from '../notifications/repo.ts';
+import { orderStanding } from '../orders/queries.ts';
 import { settleOrder } from '../orders/transitions.ts';
 
 /** The caller of a chat route: their member id and whether they are an operator. */
@@ -37,21 +39,7 @@ export interface ChatAccess {
  * never treats an expired order as live.
  */
 export async function chatAccess(db: Db, orderId: number, caller: ChatCaller): Promise<ChatAccess> {
-  const read = () =>
-    db
-      .selectFrom('buy_orders')
-      .select([
-        'id',
-        'buyer_id',
-        'seller_id',
-        'status',
-        sql<boolean>`(status = 'REQUESTED' and payment_deadline <= now())
-          or (status = 'PAID' and release_deadline <= now())`.as('due'),
-        sql<boolean>`ended_at is null
-          or ended_at > now() - make_interval(days => ${CHAT_OPEN_DAYS_AFTER_END})`.as('open'),
-      ])
-      .where('id', '=', orderId)
-      .executeTakeFirst();
+  const read = () => orderStanding(db, orderId, CHAT_OPEN_DAYS_AFTER_END);
   let o = await read();
   if (!o) throw new AppError('ORDER_NOT_FOUND');
   const role: ChatAccess['role'] | null =
@@ -157,21 +145,11 @@ export async function listMessages(
  * other party (an operator's message: to both), unless one for this order is still unread.
  */
 async function announce(tx: Tx, a: ChatAccess): Promise<void> {
-  await sql`insert into member_events (member_id, type, data)
-    select p, 'message', jsonb_build_object('orderId', ${a.orderId}::bigint)
-    from unnest(array[${a.buyerId}::bigint, ${a.sellerId}::bigint]) p`.execute(tx);
-  if (a.status === 'DISPUTED') {
-    await sql`insert into member_events (member_id, type, data)
-      values (null, 'ops', jsonb_build_object('kind', 'MESSAGE', 'orderId', ${a.orderId}::bigint))`.execute(
-      tx,
-    );
-  }
+  await recordMessageEvents(tx, a.orderId, a.buyerId, a.sellerId);
+  if (a.status === 'DISPUTED') await recordOpsEvent(tx, 'MESSAGE', a.orderId);
   const to = a.role === 'BUYER' ? [a.sellerId] : a.role === 'SELLER' ? [a.buyerId] : [a.buyerId, a.sellerId];
   for (const m of to) {
-    await sql`insert into notifications (member_id, kind, order_id)
-      select ${m}::bigint, 'MESSAGE', ${a.orderId}::bigint
-      where not exists (select 1 from notifications where member_id = ${m} and order_id = ${a.orderId}
-        and kind = 'MESSAGE' and read_at is null)`.execute(tx);
+    await notifyMessageOnce(tx, m, a.orderId);
   }
 }
 

@@ -3,7 +3,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 
 /**
  * The SQL of the identity module's tables (`members`, `sms_codes`, sessions) that other modules need:
- * the orders module locks a buyer, the ops module suspends members and creates operators through these.
+ * the orders module locks a buyer, the ops module suspends members and creates operators, the demo seed its members, through these.
  * Other modules never write `members` themselves.
  */
 
@@ -88,12 +88,23 @@ export async function memberByLoginId(db: DbOrTx, loginId: string) {
 }
 
 /**
- * Inserts an OPERATOR member (start-up and the CLI, DECISIONS §8) with an argon2id `passwordHash`; returns
- * its id. Unique violations (`members_login_id_key`, `members_nickname_key`) are thrown as they are.
+ * Inserts a member of `role` (MEMBER for the demo seed, OPERATOR for start-up and the CLI, DECISIONS §8) with
+ * an argon2id `passwordHash`, country 82 and optional bank details; returns its id. Unique violations
+ * (`members_login_id_key`, `members_nickname_key`) are thrown as they are. Sign-up has its own path
+ * (members.ts) with its checks.
  */
-export async function insertOperatorMember(
+export async function insertMember(
   db: DbOrTx,
-  m: { loginId: string; nickname: string; name: string; phoneE164: string; passwordHash: string },
+  m: {
+    loginId: string;
+    nickname: string;
+    name: string;
+    phoneE164: string;
+    passwordHash: string;
+    role: 'MEMBER' | 'OPERATOR';
+    bankName?: string | null;
+    accountNo?: string | null;
+  },
 ): Promise<number> {
   const row = await db
     .insertInto('members')
@@ -104,9 +115,9 @@ export async function insertOperatorMember(
       country_code: '82',
       phone_e164: m.phoneE164,
       password_hash: m.passwordHash,
-      bank_name: null,
-      account_no: null,
-      role: 'OPERATOR',
+      bank_name: m.bankName ?? null,
+      account_no: m.accountNo ?? null,
+      role: m.role,
       suspended_reason: null,
     })
     .returning('id')

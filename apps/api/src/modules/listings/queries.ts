@@ -1,4 +1,11 @@
-import type { MyListQuery, MySellListing, TradeListing, TradeListQuery } from '@p2p/contract';
+import {
+  ACTIVE_LISTING_STATUSES,
+  type Coin,
+  type MyListQuery,
+  type MySellListing,
+  type TradeListing,
+  type TradeListQuery,
+} from '@p2p/contract';
 import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
@@ -270,4 +277,16 @@ export async function listingForPurchase(
     ])
     .where('l.id', '=', listingId)
     .executeTakeFirst();
+}
+
+/** True when the seller has a listing of `coin` in an active state (PENDING_REVIEW, OPEN, PAUSED). */
+export async function hasActiveListing(db: DbOrTx, sellerId: number, coin: Coin): Promise<boolean> {
+  const active = await db
+    .selectFrom('sell_listings')
+    .select('id')
+    .where('seller_id', '=', sellerId)
+    .where('coin', '=', coin)
+    .where('status', 'in', ACTIVE_LISTING_STATUSES)
+    .executeTakeFirst();
+  return active !== undefined;
 }

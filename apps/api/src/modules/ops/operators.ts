@@ -3,7 +3,7 @@ import { isE164, loginIdField, nameField, passwordField } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { pgConstraint } from '../../http/errors.ts';
 import { hashPassword } from '../identity/password.ts';
-import { insertOperatorMember, memberByLoginId } from '../identity/repo.ts';
+import { insertMember, memberByLoginId } from '../identity/repo.ts';
 
 export interface OperatorInput {
   loginId: string;
@@ -50,7 +50,8 @@ export async function ensureOperator(db: Db, o: OperatorInput): Promise<EnsureOp
     const base = o.loginId.slice(0, 12);
     const nickname = attempt === 0 ? base : `${base.slice(0, 8)}${randomInt(1000, 9999)}`;
     try {
-      const id = await insertOperatorMember(db, {
+      const id = await insertMember(db, {
+        role: 'OPERATOR',
         loginId: o.loginId,
         nickname,
         name: o.name ?? 'Operator',

@@ -93,6 +93,28 @@ export async function orderWithDue(db: DbOrTx, orderId: number) {
     .executeTakeFirst();
 }
 
+/**
+ * An order's parties and status with two answers of the database clock: `due` (its payment or release
+ * deadline has passed: settle it before answering) and `open` (not ended, or ended less than
+ * `openDaysAfterEnd` days ago). For the chat's access check (DECISIONS §12); undefined when absent.
+ */
+export async function orderStanding(db: DbOrTx, orderId: number, openDaysAfterEnd: number) {
+  return db
+    .selectFrom('buy_orders')
+    .select([
+      'id',
+      'buyer_id',
+      'seller_id',
+      'status',
+      sql<boolean>`(status = 'REQUESTED' and payment_deadline <= now())
+          or (status = 'PAID' and release_deadline <= now())`.as('due'),
+      sql<boolean>`ended_at is null
+          or ended_at > now() - make_interval(days => ${openDaysAfterEnd})`.as('open'),
+    ])
+    .where('id', '=', orderId)
+    .executeTakeFirst();
+}
+
 export type OrderSide = 'buyer' | 'seller';
 
 /**

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { ACTIVE_LISTING_STATUSES, type Coin, sellListingCreateBody } from '@p2p/contract';
+import { type Coin, sellListingCreateBody } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { pgCode } from '../../http/errors.ts';
 import { hashPassword } from '../identity/password.ts';
+import { insertMember, memberByLoginId } from '../identity/repo.ts';
+import { hasActiveListing } from '../listings/queries.ts';
 import { approveListing, createListing } from '../listings/service.ts';
 import { ensureOperator } from '../ops/operators.ts';
 import { createWallet, creditDeposit, findActiveWallet } from '../wallets/service.ts';
@@ -64,29 +66,19 @@ export async function seedDemo(deps: AppDeps, log: FastifyBaseLogger): Promise<S
 
 /** Inserts a demo member (argon2id password, bank details) unless its login ID exists; null when taken. */
 async function ensureDemoMember(db: Db, m: DemoMember): Promise<number | null> {
-  const existing = await db
-    .selectFrom('members')
-    .select(['id', 'role'])
-    .where((eb) => eb(eb.fn('lower', ['login_id']), '=', m.loginId.toLowerCase()))
-    .executeTakeFirst();
+  const existing = await memberByLoginId(db, m.loginId);
   if (existing) return existing.role === 'MEMBER' ? existing.id : null;
   try {
-    const row = await db
-      .insertInto('members')
-      .values({
-        login_id: m.loginId,
-        nickname: m.nickname,
-        name: m.name,
-        country_code: '82',
-        phone_e164: m.phoneE164,
-        password_hash: await hashPassword(m.password),
-        bank_name: m.bankName,
-        account_no: m.accountNo,
-        suspended_reason: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return row.id;
+    return await insertMember(db, {
+      loginId: m.loginId,
+      nickname: m.nickname,
+      name: m.name,
+      phoneE164: m.phoneE164,
+      passwordHash: await hashPassword(m.password),
+      role: 'MEMBER',
+      bankName: m.bankName,
+      accountNo: m.accountNo,
+    });
   } catch (err) {
     if (pgCode(err) === '23505') return null;
     throw err;
@@ -113,14 +105,7 @@ async function openDemoListing(
   m: DemoMember,
   l: DemoListing,
 ): Promise<boolean> {
-  const active = await db
-    .selectFrom('sell_listings')
-    .select('id')
-    .where('seller_id', '=', sellerId)
-    .where('coin', '=', l.coin)
-    .where('status', 'in', ACTIVE_LISTING_STATUSES)
-    .executeTakeFirst();
-  if (active) return false;
+  if (await hasActiveListing(db, sellerId, l.coin)) return false;
   const wallet = await ensureWallet(db, sellerId, l.coin);
   await creditDeposit(db, {
     coin: l.coin,
