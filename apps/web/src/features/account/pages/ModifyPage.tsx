@@ -9,6 +9,7 @@ import { PhoneVerificationFields } from '../../../components/phone/PhoneVerifica
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { SelectField } from '../../../components/ui/SelectField';
+import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -192,9 +193,11 @@ export default function ModifyPage() {
               data-testid="modify-current-password"
             />
           )}
-          <Button type="submit" block disabled={update.isPending} data-testid="modify-submit">
-            {update.isPending ? t('account:modify.saving') : t('account:modify.save')}
-          </Button>
+          <StickyCta onCard>
+            <Button type="submit" block disabled={update.isPending} data-testid="modify-submit">
+              {update.isPending ? t('account:modify.saving') : t('account:modify.save')}
+            </Button>
+          </StickyCta>
         </form>
       </Card>
     </Page>

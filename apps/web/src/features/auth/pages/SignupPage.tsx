@@ -8,6 +8,7 @@ import { Page } from '../../../components/layout/Page';
 import { PhoneVerificationFields } from '../../../components/phone/PhoneVerificationFields';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { errorText, fieldText } from '../../../lib/errors';
@@ -209,9 +210,11 @@ export default function SignupPage() {
             onSend={() => void send()}
             onVerify={() => void verify()}
           />
-          <Button type="submit" block disabled={signupMutation.isPending} data-testid="signup-submit">
-            {signupMutation.isPending ? t('auth:signup.submitting') : t('auth:signup.submit')}
-          </Button>
+          <StickyCta onCard>
+            <Button type="submit" block disabled={signupMutation.isPending} data-testid="signup-submit">
+              {signupMutation.isPending ? t('auth:signup.submitting') : t('auth:signup.submit')}
+            </Button>
+          </StickyCta>
         </form>
       </Card>
     </Page>

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
+import { LoadError } from '../../../components/ui/LoadError';
 import { paths } from '../../../config/paths';
 import { formatQty, formatWon } from '../../../lib/format';
 import { useWallets, useWonValues } from '../../wallet';
@@ -26,12 +27,13 @@ export function WalletTab() {
     <div className={m.stack} data-testid="wallet-tab">
       {wallets.isPending && <div className={m.empty}>{t('trade:list.loading')}</div>}
       {wallets.isError && (
-        <Card className={m.empty} data-testid="wallets-error">
-          <p role="alert">{t('wallets.error')}</p>
-          <Button variant="outline" size="small" onClick={() => void wallets.refetch()}>
-            {t('common:actions.retry')}
-          </Button>
-        </Card>
+        <LoadError
+          message={t('wallets.error')}
+          failedAt={wallets.errorUpdatedAt}
+          retrying={wallets.isFetching}
+          onRetry={() => wallets.refetch()}
+          testId="wallets-error"
+        />
       )}
       {list.length > 0 && (
         <Card className={m.kv} data-testid="wallets-total">

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { QrScannerModal } from '../../../components/ui/QrScannerModal';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
+import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { formatQty, formatWon } from '../../../lib/format';
@@ -150,24 +151,26 @@ export default function PurchasePage() {
         <li>{t('purchase.notice.depositorName')}</li>
         <li>{t('purchase.notice.verify')}</li>
       </ul>
-      <Button
-        block
-        onClick={submit}
-        disabled={Boolean(blocker)}
-        aria-describedby="purchase-why"
-        data-testid="purchase-submit"
-      >
-        {t('purchase.submit')}
-      </Button>
-      {/* a disabled button says why (issue 13), unless its field already does; the line is always there */}
-      <p
-        id="purchase-why"
-        className={s.muted}
-        style={{ minHeight: 20, margin: '8px 0 0', textAlign: 'center' }}
-        data-testid="purchase-why"
-      >
-        {blocker && blocker !== amountErr && blocker !== 'NO_WALLET' ? t(`purchase.errors.${blocker}`) : ''}
-      </p>
+      <StickyCta>
+        <Button
+          block
+          onClick={submit}
+          disabled={Boolean(blocker)}
+          aria-describedby="purchase-why"
+          data-testid="purchase-submit"
+        >
+          {t('purchase.submit')}
+        </Button>
+        {/* a disabled button says why (issue 13), unless its field already does; the line is always there */}
+        <p
+          id="purchase-why"
+          className={s.muted}
+          style={{ minHeight: 20, margin: '8px 0 0', textAlign: 'center' }}
+          data-testid="purchase-why"
+        >
+          {blocker && blocker !== amountErr && blocker !== 'NO_WALLET' ? t(`purchase.errors.${blocker}`) : ''}
+        </p>
+      </StickyCta>
       <QrScannerModal open={scanning} onClose={() => setScanning(false)} onScan={setAddress} />
     </Page>
   );

@@ -10,6 +10,7 @@ import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
 import { Modal } from '../../../components/ui/Modal';
 import { QrScannerModal } from '../../../components/ui/QrScannerModal';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
+import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -169,9 +170,11 @@ export default function WithdrawPage() {
           </p>
         )}
       </Card>
-      <Button block disabled={!ready} onClick={openReview} data-testid="withdraw-submit">
-        {send.isPending ? t('withdraw.sending') : t('withdraw.review.open')}
-      </Button>
+      <StickyCta>
+        <Button block disabled={!ready} onClick={openReview} data-testid="withdraw-submit">
+          {send.isPending ? t('withdraw.sending') : t('withdraw.review.open')}
+        </Button>
+      </StickyCta>
       <Modal
         open={reviewing}
         title={t('withdraw.review.title')}
