@@ -86,7 +86,8 @@ export function InfiniteList<T>(p: Props<T>) {
         />
       )}
       <div className={w.listStatus} role="status" data-testid={p.testId ? `${p.testId}-status` : undefined}>
-        {status}
+        {/* under the first page's placeholders the loading word is for screen readers only */}
+        {q.isPending && items.length === 0 ? <span className="visually-hidden">{status}</span> : status}
       </div>
     </div>
   );

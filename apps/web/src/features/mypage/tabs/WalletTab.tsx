@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { LoadError } from '../../../components/ui/LoadError';
+import { Skeleton } from '../../../components/ui/Skeleton';
 import { paths } from '../../../config/paths';
 import { formatQty, formatWon } from '../../../lib/format';
 import { useWallets, useWonValues } from '../../wallet';
@@ -25,7 +26,13 @@ export function WalletTab() {
   const won = useWonValues(wallets.data);
   return (
     <div className={m.stack} data-testid="wallet-tab">
-      {wallets.isPending && <div className={m.empty}>{t('trade:list.loading')}</div>}
+      {wallets.isPending && (
+        <div role="status" aria-busy="true" className={m.stack} data-testid="wallets-skeleton">
+          <span className="visually-hidden">{t('common:loading')}</span>
+          <Skeleton height={56} />
+          <Skeleton height={220} />
+        </div>
+      )}
       {wallets.isError && (
         <LoadError
           message={t('wallets.error')}

@@ -12,6 +12,7 @@ import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { completeBuyOrder } from '../api/complete-buy-order';
 import { orderQueries } from '../api/order-queries';
+import { DetailSkeleton } from '../components/DetailSkeleton';
 import { OrderChat } from '../components/OrderChat';
 import { ProtocolDialog } from '../components/ProtocolDialog';
 import { StatusPanel } from '../components/StatusPanel';
@@ -69,7 +70,7 @@ function ReleaseForm({ orderId }: { orderId: number }) {
   useEffect(() => {
     if (q.isError && !order) navigate(paths.myInfo.path, { replace: true });
   }, [q.isError, order, navigate]);
-  if (!order) return <div className={s.muted}>{t('list.loading')}</div>;
+  if (!order) return <DetailSkeleton kind="release" />;
 
   const amount = formatWon(order.requestKrwAmount);
   const qty = `${formatQty(order.requestQty)} ${order.coinCode}`;

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { QrScannerModal } from '../../../components/ui/QrScannerModal';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
+import { Skeleton } from '../../../components/ui/Skeleton';
 import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
@@ -133,9 +134,11 @@ export default function PurchasePage() {
                 {wallet.address}
               </div>
             </div>
+          ) : wallets.isPending ? (
+            <Skeleton height={48} />
           ) : (
             <div className={s.warning} data-testid="no-wallet">
-              {wallets.isPending ? t('list.loading') : t('purchase.errors.NO_WALLET')}
+              {t('purchase.errors.NO_WALLET')}
             </div>
           )}
         </div>
