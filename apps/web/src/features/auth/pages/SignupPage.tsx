@@ -8,6 +8,7 @@ import { Page } from '../../../components/layout/Page';
 import { PhoneVerificationFields } from '../../../components/phone/PhoneVerificationFields';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { PasswordField } from '../../../components/ui/PasswordField';
 import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
@@ -182,17 +183,15 @@ export default function SignupPage() {
               </Button>
             }
           />
-          <TextField
+          <PasswordField
             label={t('auth:fields.password')}
-            type="password"
             autoComplete="new-password"
             placeholder={t('auth:signup.passwordPlaceholder')}
             {...register('password', { deps: ['passwordConfirm'] })}
             error={err('password')}
           />
-          <TextField
+          <PasswordField
             label={t('auth:fields.passwordConfirm')}
-            type="password"
             autoComplete="new-password"
             {...register('passwordConfirm')}
             error={err('passwordConfirm')}

@@ -5,6 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { PasswordField } from '../../../components/ui/PasswordField';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -142,9 +143,8 @@ function ReleaseForm({ orderId }: { orderId: number }) {
           hint={t('proceed.description')}
           data-testid="proceed-txid"
         />
-        <TextField
+        <PasswordField
           label={t('proceed.password')}
-          type="password"
           autoComplete="current-password"
           value={password}
           onChange={(e) => {

@@ -3,13 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
+import { AddressField } from '../../../components/ui/AddressField';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
-import { QrScannerModal } from '../../../components/ui/QrScannerModal';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { Skeleton } from '../../../components/ui/Skeleton';
 import { StickyCta } from '../../../components/ui/StickyCta';
-import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { formatQty, formatWon } from '../../../lib/format';
 import { useWallets } from '../../wallet';
@@ -34,7 +33,6 @@ export default function PurchasePage() {
   const [krw, setKrw] = useState(0);
   const [destType, setDestType] = useState<DestType>('INTERNAL');
   const [address, setAddress] = useState('');
-  const [scanning, setScanning] = useState(false);
   const [date, setDate] = useState('');
   const [time, setTime] = useState('');
 
@@ -108,24 +106,13 @@ export default function PurchasePage() {
         />
         <div style={{ marginTop: 8 }}>
           {destType === 'EXTERNAL' ? (
-            <TextField
+            <AddressField
               label={t('purchase.addressLabel')}
               value={address}
               placeholder={t('purchase.addressPlaceholder')}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => setAddress(e.target.value)}
-              aside={
-                <Button
-                  variant="outline"
-                  size="small"
-                  onClick={() => setScanning(true)}
-                  data-testid="open-scanner"
-                >
-                  {t('purchase.scan')}
-                </Button>
-              }
-              data-testid="dest-address"
+              onChange={setAddress}
+              testId="dest-address"
+              scanTestId="open-scanner"
             />
           ) : wallet ? (
             <div className={s.stack}>
@@ -174,7 +161,6 @@ export default function PurchasePage() {
           {blocker && blocker !== amountErr && blocker !== 'NO_WALLET' ? t(`purchase.errors.${blocker}`) : ''}
         </p>
       </StickyCta>
-      <QrScannerModal open={scanning} onClose={() => setScanning(false)} onScan={setAddress} />
     </Page>
   );
 }

@@ -4,11 +4,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
+import { AddressField } from '../../../components/ui/AddressField';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
 import { Modal } from '../../../components/ui/Modal';
-import { QrScannerModal } from '../../../components/ui/QrScannerModal';
+import { PasswordField } from '../../../components/ui/PasswordField';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
@@ -41,7 +42,6 @@ export default function WithdrawPage() {
   const [destType, setDestType] = useState<DestType>('INTERNAL');
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
-  const [scanning, setScanning] = useState(false);
   const [reviewing, setReviewing] = useState(false);
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string | undefined>();
@@ -116,28 +116,17 @@ export default function WithdrawPage() {
           ]}
           testId="withdraw-dest"
         />
-        <TextField
+        <AddressField
           label={t(destType === 'INTERNAL' ? 'withdraw.internalAddress' : 'withdraw.externalAddress')}
           value={address}
           placeholder={t('withdraw.addressPlaceholder')}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => {
-            setAddress(e.target.value);
+          onChange={(v) => {
+            setAddress(v);
             setAddressRefused(undefined);
           }}
           error={addressErr}
-          aside={
-            <Button
-              variant="outline"
-              size="small"
-              onClick={() => setScanning(true)}
-              data-testid="withdraw-scan"
-            >
-              {t('trade:purchase.scan')}
-            </Button>
-          }
-          data-testid="withdraw-address"
+          testId="withdraw-address"
+          scanTestId="withdraw-scan"
         />
         <TextField
           label={t('withdraw.amount')}
@@ -206,9 +195,8 @@ export default function WithdrawPage() {
           <p className={w.warning} role="note">
             {t('withdraw.review.irreversible')}
           </p>
-          <TextField
+          <PasswordField
             label={t('withdraw.review.passwordLabel')}
-            type="password"
             autoComplete="current-password"
             value={password}
             onChange={(e) => {
@@ -221,14 +209,6 @@ export default function WithdrawPage() {
           />
         </div>
       </Modal>
-      <QrScannerModal
-        open={scanning}
-        onClose={() => setScanning(false)}
-        onScan={(v) => {
-          setAddress(v);
-          setAddressRefused(undefined);
-        }}
-      />
     </Page>
   );
 }
