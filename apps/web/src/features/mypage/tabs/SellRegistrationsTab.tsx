@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmModal } from '../../../components/ui/ConfirmModal';
-import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { ApiError } from '../../../lib/api-client';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
@@ -11,6 +10,7 @@ import { tradeErrorText } from '../../trade';
 import { useSellRegistrations } from '../api/get-sell-registrations';
 import { type AvailabilityMove, useListingAvailability } from '../api/set-availability';
 import { HistoryItem } from '../components/HistoryItem';
+import { HistoryList } from '../components/HistoryList';
 import m from '../mypage.module.css';
 
 /**
@@ -70,7 +70,7 @@ export function SellRegistrationsTab() {
 
   return (
     <>
-      <InfiniteList
+      <HistoryList
         query={q}
         keyOf={(l) => l.listingId}
         renderItem={(l) => (
@@ -97,12 +97,7 @@ export function SellRegistrationsTab() {
             action={actionOf(l)}
           />
         )}
-        texts={{
-          empty: t('history.emptySellRegister'),
-          loading: t('trade:list.loading'),
-          end: t('history.end'),
-          error: t('history.error'),
-        }}
+        empty={t('history.emptySellRegister')}
         testId="sell-register-list"
       />
       <ConfirmModal
