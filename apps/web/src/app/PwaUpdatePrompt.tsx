@@ -15,6 +15,14 @@ export function PwaUpdatePrompt() {
     updateServiceWorker,
   } = useRegisterSW();
   if (!needRefresh) return null;
+  const switchNow = () => {
+    // workbox-window reloads only a page that was already controlled when it loaded; the tab of a first visit
+    // (no worker then) would stay on the old version, so the page reloads itself when the new worker takes over.
+    navigator.serviceWorker.addEventListener('controllerchange', () => window.location.reload(), {
+      once: true,
+    });
+    void updateServiceWorker(true);
+  };
   return (
     <div className={s.prompt} role="alertdialog" aria-labelledby="pwa-new-version" data-testid="pwa-update">
       <p id="pwa-new-version" className={s.text}>
@@ -24,7 +32,7 @@ export function PwaUpdatePrompt() {
         <button type="button" className={s.later} onClick={() => setNeedRefresh(false)}>
           {t('pwa.later')}
         </button>
-        <button type="button" className={s.reload} onClick={() => void updateServiceWorker(true)}>
+        <button type="button" className={s.reload} onClick={switchNow}>
           {t('pwa.reload')}
         </button>
       </div>

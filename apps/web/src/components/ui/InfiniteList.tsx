@@ -1,5 +1,6 @@
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { type ReactNode, useEffect, useRef } from 'react';
+import { LoadError } from './LoadError';
 import w from './widgets.module.css';
 
 /** What the list needs of a TanStack infinite query over list pages (SPEC §3 "List responses"). */
@@ -9,7 +10,10 @@ export interface InfinitePages<T> {
   isFetching: boolean;
   isPending: boolean;
   isError: boolean;
+  /** When the last failure happened: each failure raises its toast once. */
+  errorUpdatedAt: number;
   fetchNextPage: () => unknown;
+  refetch: () => unknown;
 }
 
 interface Props<T> {
@@ -22,7 +26,9 @@ interface Props<T> {
 
 /**
  * A list that loads its next page when the page bottom is within 100 px (SPEC §2, §9) while more pages
- * exist and nothing is loading. Shows the loading, empty, end or error line in a reserved row.
+ * exist and nothing is loading. Shows the loading, empty or end line in a reserved row; a failed load shows
+ * a toast and, where the list would be, the message with a retry (LoadError), distinct from the empty state:
+ * a failed first page loads again, a failed later page retries that page and keeps the loaded cards.
  */
 export function InfiniteList<T>(p: Props<T>) {
   const latest = useRef(p);
@@ -51,7 +57,8 @@ export function InfiniteList<T>(p: Props<T>) {
   const items = q.data?.pages.flatMap((page) => page.list) ?? [];
   let status: string;
   if (q.isPending || q.isFetching) status = p.texts.loading;
-  else if (q.isError) status = p.texts.error;
+  else if (q.isError)
+    status = ''; // LoadError says it, with the retry
   else if (items.length === 0) status = p.texts.empty;
   else if (!q.hasNextPage) status = p.texts.end;
   else status = '';
@@ -62,15 +69,25 @@ export function InfiniteList<T>(p: Props<T>) {
         <div key={p.keyOf(item)}>{p.renderItem(item)}</div>
       ))}
       {/* The first page is on its way: card-shaped placeholders instead of a bare loading line. */}
-      {q.isPending && items.length === 0 && (
+      {q.isPending && !q.isError && items.length === 0 && (
         <div aria-hidden="true" data-testid="list-skeleton">
           {[0, 1, 2].map((i) => (
             <span key={i} className="skeleton" style={{ height: 112, marginBottom: 12 }} />
           ))}
         </div>
       )}
+      {q.isError && (
+        <LoadError
+          message={p.texts.error}
+          failedAt={q.errorUpdatedAt}
+          retrying={q.isFetching}
+          onRetry={() => (items.length === 0 ? q.refetch() : q.fetchNextPage())}
+          testId={p.testId ? `${p.testId}-error` : undefined}
+        />
+      )}
       <div className={w.listStatus} role="status" data-testid={p.testId ? `${p.testId}-status` : undefined}>
-        {status}
+        {/* under the first page's placeholders the loading word is for screen readers only */}
+        {q.isPending && items.length === 0 ? <span className="visually-hidden">{status}</span> : status}
       </div>
     </div>
   );

@@ -8,7 +8,9 @@ import { Page } from '../../../components/layout/Page';
 import { PhoneVerificationFields } from '../../../components/phone/PhoneVerificationFields';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { PasswordField } from '../../../components/ui/PasswordField';
 import { SelectField } from '../../../components/ui/SelectField';
+import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -122,17 +124,15 @@ export default function ModifyPage() {
           <TextField label={t('account:fields.name')} value={me?.name ?? ''} disabled readOnly />
           <TextField label={t('account:fields.loginId')} value={me?.loginId ?? ''} disabled readOnly />
           <TextField label={t('account:fields.nickname')} {...register('nickname')} error={err('nickname')} />
-          <TextField
+          <PasswordField
             label={t('account:fields.newPassword')}
-            type="password"
             autoComplete="new-password"
             placeholder={t('account:modify.passwordPlaceholder')}
             {...register('password', { deps: ['passwordConfirm'] })}
             error={err('password')}
           />
-          <TextField
+          <PasswordField
             label={t('account:fields.passwordConfirm')}
-            type="password"
             autoComplete="new-password"
             {...register('passwordConfirm')}
             error={err('passwordConfirm')}
@@ -182,9 +182,8 @@ export default function ModifyPage() {
             hint={t('account:modify.ownName')}
           />
           {askCurrent && (
-            <TextField
+            <PasswordField
               label={t('account:modify.currentPassword')}
-              type="password"
               autoComplete="current-password"
               {...register('currentPassword')}
               error={formState.errors.currentPassword?.message}
@@ -192,9 +191,11 @@ export default function ModifyPage() {
               data-testid="modify-current-password"
             />
           )}
-          <Button type="submit" block disabled={update.isPending} data-testid="modify-submit">
-            {update.isPending ? t('account:modify.saving') : t('account:modify.save')}
-          </Button>
+          <StickyCta onCard>
+            <Button type="submit" block disabled={update.isPending} data-testid="modify-submit">
+              {update.isPending ? t('account:modify.saving') : t('account:modify.save')}
+            </Button>
+          </StickyCta>
         </form>
       </Card>
     </Page>

@@ -5,6 +5,7 @@ import { useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { PasswordField } from '../../../components/ui/PasswordField';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -175,17 +176,15 @@ export default function FindPwPage() {
         )}
         {step === 'password' && (
           <form className={s.form} onSubmit={submitPassword} noValidate>
-            <TextField
+            <PasswordField
               label={t('auth:findPw.newPassword')}
-              type="password"
               autoComplete="new-password"
               value={password}
               onChange={(e) => setPassword(e.target.value)}
               error={pwErr}
             />
-            <TextField
+            <PasswordField
               label={t('auth:fields.passwordConfirm')}
-              type="password"
               autoComplete="new-password"
               value={confirm}
               onChange={(e) => setConfirm(e.target.value)}

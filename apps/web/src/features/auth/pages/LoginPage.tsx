@@ -6,6 +6,7 @@ import { loginFromOf } from '../../../app/guards';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { PasswordField } from '../../../components/ui/PasswordField';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/errors';
@@ -96,10 +97,9 @@ export default function LoginPage() {
             onChange={(e) => setLoginId(e.target.value)}
             placeholder={t('auth:fields.loginIdPlaceholder')}
           />
-          <TextField
+          <PasswordField
             label={t('auth:fields.password')}
             name="password"
-            type="password"
             autoComplete="current-password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}

@@ -8,6 +8,8 @@ import { Page } from '../../../components/layout/Page';
 import { PhoneVerificationFields } from '../../../components/phone/PhoneVerificationFields';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { PasswordField } from '../../../components/ui/PasswordField';
+import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { errorText, fieldText } from '../../../lib/errors';
@@ -181,17 +183,15 @@ export default function SignupPage() {
               </Button>
             }
           />
-          <TextField
+          <PasswordField
             label={t('auth:fields.password')}
-            type="password"
             autoComplete="new-password"
             placeholder={t('auth:signup.passwordPlaceholder')}
             {...register('password', { deps: ['passwordConfirm'] })}
             error={err('password')}
           />
-          <TextField
+          <PasswordField
             label={t('auth:fields.passwordConfirm')}
-            type="password"
             autoComplete="new-password"
             {...register('passwordConfirm')}
             error={err('passwordConfirm')}
@@ -209,9 +209,11 @@ export default function SignupPage() {
             onSend={() => void send()}
             onVerify={() => void verify()}
           />
-          <Button type="submit" block disabled={signupMutation.isPending} data-testid="signup-submit">
-            {signupMutation.isPending ? t('auth:signup.submitting') : t('auth:signup.submit')}
-          </Button>
+          <StickyCta onCard>
+            <Button type="submit" block disabled={signupMutation.isPending} data-testid="signup-submit">
+              {signupMutation.isPending ? t('auth:signup.submitting') : t('auth:signup.submit')}
+            </Button>
+          </StickyCta>
         </form>
       </Card>
     </Page>

@@ -1,15 +1,15 @@
 import { useTranslation } from 'react-i18next';
-import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { formatQty, formatWon } from '../../../lib/format';
 import { usePurchaseHistory } from '../../trade';
 import { HistoryItem } from '../components/HistoryItem';
+import { HistoryList } from '../components/HistoryList';
 
 /** The /myinfo purchase history tab (SPEC §2): the member's buy orders with infinite scroll. */
 export function PurchaseHistoryTab() {
   const { t } = useTranslation('mypage');
   const q = usePurchaseHistory();
   return (
-    <InfiniteList
+    <HistoryList
       query={q}
       keyOf={(o) => o.orderId}
       renderItem={(o) => (
@@ -27,12 +27,7 @@ export function PurchaseHistoryTab() {
           ]}
         />
       )}
-      texts={{
-        empty: t('history.emptyPurchase'),
-        loading: t('trade:list.loading'),
-        end: t('history.end'),
-        error: t('history.error'),
-      }}
+      empty={t('history.emptyPurchase')}
       testId="purchase-list"
     />
   );

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { formatQty, formatWon } from '../../../lib/format';
 import { useOrderCounts, useSellHistory } from '../../trade';
 import { HistoryItem } from '../components/HistoryItem';
+import { HistoryList } from '../components/HistoryList';
 import m from '../mypage.module.css';
 
 /**
@@ -20,7 +20,7 @@ export function SellHistoryTab() {
           {t('waiting.seller', { count: waiting })}
         </p>
       )}
-      <InfiniteList
+      <HistoryList
         query={q}
         keyOf={(o) => o.orderId}
         renderItem={(o) => (
@@ -38,12 +38,7 @@ export function SellHistoryTab() {
             ]}
           />
         )}
-        texts={{
-          empty: t('history.emptySellHistory'),
-          loading: t('trade:list.loading'),
-          end: t('history.end'),
-          error: t('history.error'),
-        }}
+        empty={t('history.emptySellHistory')}
         testId="sell-history-list"
       />
     </>

@@ -4,7 +4,6 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmModal } from '../../../components/ui/ConfirmModal';
-import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
@@ -12,6 +11,7 @@ import { notify } from '../../../lib/toast';
 import { useSellRegistrations } from '../../trade';
 import { type AvailabilityMove, useListingAvailability } from '../api/set-availability';
 import { HistoryItem } from '../components/HistoryItem';
+import { HistoryList } from '../components/HistoryList';
 import m from '../mypage.module.css';
 
 /**
@@ -72,7 +72,7 @@ export function SellRegistrationsTab() {
 
   return (
     <>
-      <InfiniteList
+      <HistoryList
         query={q}
         keyOf={(l) => l.listingId}
         renderItem={(l) => (
@@ -99,12 +99,7 @@ export function SellRegistrationsTab() {
             action={actionOf(l)}
           />
         )}
-        texts={{
-          empty: t('history.emptySellRegister'),
-          loading: t('trade:list.loading'),
-          end: t('history.end'),
-          error: t('history.error'),
-        }}
+        empty={t('history.emptySellRegister')}
         testId="sell-register-list"
       />
       <ConfirmModal

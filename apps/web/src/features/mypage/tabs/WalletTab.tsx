@@ -5,6 +5,8 @@ import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
+import { LoadError } from '../../../components/ui/LoadError';
+import { Skeleton } from '../../../components/ui/Skeleton';
 import { paths } from '../../../config/paths';
 import { formatQty, formatWon } from '../../../lib/format';
 import { useWallets, useWonValues } from '../../wallet';
@@ -24,14 +26,21 @@ export function WalletTab() {
   const won = useWonValues(wallets.data);
   return (
     <div className={m.stack} data-testid="wallet-tab">
-      {wallets.isPending && <div className={m.empty}>{t('trade:list.loading')}</div>}
+      {wallets.isPending && (
+        <div role="status" aria-busy="true" className={m.stack} data-testid="wallets-skeleton">
+          <span className="visually-hidden">{t('common:loading')}</span>
+          <Skeleton height={56} />
+          <Skeleton height={220} />
+        </div>
+      )}
       {wallets.isError && (
-        <Card className={m.empty} data-testid="wallets-error">
-          <p role="alert">{t('wallets.error')}</p>
-          <Button variant="outline" size="small" onClick={() => void wallets.refetch()}>
-            {t('common:actions.retry')}
-          </Button>
-        </Card>
+        <LoadError
+          message={t('wallets.error')}
+          failedAt={wallets.errorUpdatedAt}
+          retrying={wallets.isFetching}
+          onRetry={() => wallets.refetch()}
+          testId="wallets-error"
+        />
       )}
       {list.length > 0 && (
         <Card className={m.kv} data-testid="wallets-total">

@@ -5,6 +5,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
+import { PasswordField } from '../../../components/ui/PasswordField';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -13,6 +14,7 @@ import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { completeBuyOrder } from '../api/complete-buy-order';
 import { orderQueries } from '../api/order-queries';
+import { DetailSkeleton } from '../components/DetailSkeleton';
 import { OrderChat } from '../components/OrderChat';
 import { ProtocolDialog } from '../components/ProtocolDialog';
 import { StatusPanel } from '../components/StatusPanel';
@@ -64,7 +66,7 @@ function ReleaseForm({ orderId }: { orderId: number }) {
   useEffect(() => {
     if (q.isError && !order) navigate(paths.myInfo.path, { replace: true });
   }, [q.isError, order, navigate]);
-  if (!order) return <div className={s.muted}>{t('list.loading')}</div>;
+  if (!order) return <DetailSkeleton kind="release" />;
 
   const amount = formatWon(order.requestKrwAmount);
   const qty = `${formatQty(order.requestQty)} ${order.coinCode}`;
@@ -138,9 +140,8 @@ function ReleaseForm({ orderId }: { orderId: number }) {
           hint={t('proceed.description')}
           data-testid="proceed-txid"
         />
-        <TextField
+        <PasswordField
           label={t('proceed.password')}
-          type="password"
           autoComplete="current-password"
           value={password}
           onChange={(e) => {

@@ -3,11 +3,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
+import { AddressField } from '../../../components/ui/AddressField';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
-import { QrScannerModal } from '../../../components/ui/QrScannerModal';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
-import { TextField } from '../../../components/ui/TextField';
+import { Skeleton } from '../../../components/ui/Skeleton';
+import { StickyCta } from '../../../components/ui/StickyCta';
 import { paths } from '../../../config/paths';
 import { formatQty, formatWon } from '../../../lib/format';
 import { useWallets } from '../../wallet';
@@ -32,7 +33,6 @@ export default function PurchasePage() {
   const [krw, setKrw] = useState(0);
   const [destType, setDestType] = useState<DestType>('INTERNAL');
   const [address, setAddress] = useState('');
-  const [scanning, setScanning] = useState(false);
   const [date, setDate] = useState('');
   const [time, setTime] = useState('');
 
@@ -106,24 +106,13 @@ export default function PurchasePage() {
         />
         <div style={{ marginTop: 8 }}>
           {destType === 'EXTERNAL' ? (
-            <TextField
+            <AddressField
               label={t('purchase.addressLabel')}
               value={address}
               placeholder={t('purchase.addressPlaceholder')}
-              autoComplete="off"
-              spellCheck={false}
-              onChange={(e) => setAddress(e.target.value)}
-              aside={
-                <Button
-                  variant="outline"
-                  size="small"
-                  onClick={() => setScanning(true)}
-                  data-testid="open-scanner"
-                >
-                  {t('purchase.scan')}
-                </Button>
-              }
-              data-testid="dest-address"
+              onChange={setAddress}
+              testId="dest-address"
+              scanTestId="open-scanner"
             />
           ) : wallet ? (
             <div className={s.stack}>
@@ -132,9 +121,11 @@ export default function PurchasePage() {
                 {wallet.address}
               </div>
             </div>
+          ) : wallets.isPending ? (
+            <Skeleton height={48} />
           ) : (
             <div className={s.warning} data-testid="no-wallet">
-              {wallets.isPending ? t('list.loading') : t('purchase.errors.NO_WALLET')}
+              {t('purchase.errors.NO_WALLET')}
             </div>
           )}
         </div>
@@ -150,25 +141,26 @@ export default function PurchasePage() {
         <li>{t('purchase.notice.depositorName')}</li>
         <li>{t('purchase.notice.verify')}</li>
       </ul>
-      <Button
-        block
-        onClick={submit}
-        disabled={Boolean(blocker)}
-        aria-describedby="purchase-why"
-        data-testid="purchase-submit"
-      >
-        {t('purchase.submit')}
-      </Button>
-      {/* a disabled button says why (issue 13), unless its field already does; the line is always there */}
-      <p
-        id="purchase-why"
-        className={s.muted}
-        style={{ minHeight: 20, margin: '8px 0 0', textAlign: 'center' }}
-        data-testid="purchase-why"
-      >
-        {blocker && blocker !== amountErr && blocker !== 'NO_WALLET' ? t(`purchase.errors.${blocker}`) : ''}
-      </p>
-      <QrScannerModal open={scanning} onClose={() => setScanning(false)} onScan={setAddress} />
+      <StickyCta>
+        <Button
+          block
+          onClick={submit}
+          disabled={Boolean(blocker)}
+          aria-describedby="purchase-why"
+          data-testid="purchase-submit"
+        >
+          {t('purchase.submit')}
+        </Button>
+        {/* a disabled button says why (issue 13), unless its field already does; the line is always there */}
+        <p
+          id="purchase-why"
+          className={s.muted}
+          style={{ minHeight: 20, margin: '8px 0 0', textAlign: 'center' }}
+          data-testid="purchase-why"
+        >
+          {blocker && blocker !== amountErr && blocker !== 'NO_WALLET' ? t(`purchase.errors.${blocker}`) : ''}
+        </p>
+      </StickyCta>
     </Page>
   );
 }

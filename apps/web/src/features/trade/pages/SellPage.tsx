@@ -9,6 +9,7 @@ import { Card } from '../../../components/ui/Card';
 import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { SelectField } from '../../../components/ui/SelectField';
+import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks';
@@ -233,14 +234,16 @@ export default function SellPage() {
         <li>{t('sell.notice.escrow')}</li>
         <li>{t('sell.notice.ownAccount')}</li>
       </ul>
-      <Button
-        block
-        onClick={() => void submit()}
-        disabled={createListing.isPending}
-        data-testid="sell-submit"
-      >
-        {createListing.isPending ? t('sell.submitting') : t('sell.submit')}
-      </Button>
+      <StickyCta>
+        <Button
+          block
+          onClick={() => void submit()}
+          disabled={createListing.isPending}
+          data-testid="sell-submit"
+        >
+          {createListing.isPending ? t('sell.submitting') : t('sell.submit')}
+        </Button>
+      </StickyCta>
     </Page>
   );
 }

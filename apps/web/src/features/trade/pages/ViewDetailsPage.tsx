@@ -14,10 +14,10 @@ import { closeListing } from '../api/close-listing';
 import { myListingQueryOptions } from '../api/get-my-listing';
 import { orderQueries } from '../api/order-queries';
 import { ListingDetailCard, OrderDetailCard } from '../components/DetailCards';
+import { DetailSkeleton } from '../components/DetailSkeleton';
 import { OrderChat } from '../components/OrderChat';
 import { BuyerOrderLive, SellerOrderLive } from '../components/OrderViews';
 import type { DetailType } from '../components/StatusBadge';
-import s from '../trade.module.css';
 
 const TYPES: readonly DetailType[] = ['purchase', 'sell-register', 'sell-history'];
 
@@ -46,15 +46,6 @@ export default function ViewDetailsPage() {
   );
 }
 
-function Loading() {
-  const { t } = useTranslation('trade');
-  return (
-    <div className={s.muted} style={{ textAlign: 'center', padding: 24 }}>
-      {t('list.loading')}
-    </div>
-  );
-}
-
 /** A failed load (not the member's, gone) returns to /myinfo (SPEC §8). */
 function useBackOnError(failed: boolean) {
   const navigate = useNavigate();
@@ -73,7 +64,7 @@ function PurchaseDetail({ id }: { id: number }) {
   const q = useQuery(orderQueries.buyer(id));
   const toMyInfo = useToMyInfo();
   useBackOnError(q.isError && !q.data);
-  if (!q.data) return <Loading />;
+  if (!q.data) return <DetailSkeleton kind="buyer" />;
   return (
     <>
       <BuyerOrderLive orderId={id} afterCancel={toMyInfo} />
@@ -87,7 +78,7 @@ function SellDetail({ id }: { id: number }) {
   const q = useQuery(orderQueries.seller(id));
   const toMyInfo = useToMyInfo();
   useBackOnError(q.isError && !q.data);
-  if (!q.data) return <Loading />;
+  if (!q.data) return <DetailSkeleton kind="seller" />;
   return (
     <>
       <SellerOrderLive order={q.data} onMoved={() => void q.refetch()} afterCancel={toMyInfo} />
@@ -107,7 +98,7 @@ function ListingDetail({ id }: { id: number }) {
   const [busy, setBusy] = useState(false);
   useBackOnError(q.isError);
   const listing: SellListingDetail | undefined = q.data;
-  if (!listing) return <Loading />;
+  if (!listing) return <DetailSkeleton kind="listing" />;
   const cancel = async () => {
     setBusy(true);
     try {

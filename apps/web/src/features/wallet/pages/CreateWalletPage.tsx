@@ -6,6 +6,7 @@ import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
+import { Skeleton } from '../../../components/ui/Skeleton';
 import { paths } from '../../../config/paths';
 import { errorText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
@@ -42,7 +43,12 @@ export default function CreateWalletPage() {
           {t('create.description')}
         </p>
         {wallets.isPending ? (
-          <p className={w.muted}>{t('trade:list.loading')}</p>
+          <div className={w.coinGrid} role="status" aria-busy="true" data-testid="create-skeleton">
+            <span className="visually-hidden">{t('common:loading')}</span>
+            {[0, 1, 2, 3].map((i) => (
+              <Skeleton key={i} height={72} />
+            ))}
+          </div>
         ) : available.length === 0 ? (
           <p className={w.muted} data-testid="create-none">
             {t('create.none')}

@@ -4,12 +4,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
+import { AddressField } from '../../../components/ui/AddressField';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
 import { Modal } from '../../../components/ui/Modal';
-import { QrScannerModal } from '../../../components/ui/QrScannerModal';
+import { PasswordField } from '../../../components/ui/PasswordField';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
+import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
@@ -40,7 +42,6 @@ export default function WithdrawPage() {
   const [destType, setDestType] = useState<DestType>('INTERNAL');
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
-  const [scanning, setScanning] = useState(false);
   const [reviewing, setReviewing] = useState(false);
   const [password, setPassword] = useState('');
   const [passwordError, setPasswordError] = useState<string | undefined>();
@@ -115,28 +116,17 @@ export default function WithdrawPage() {
           ]}
           testId="withdraw-dest"
         />
-        <TextField
+        <AddressField
           label={t(destType === 'INTERNAL' ? 'withdraw.internalAddress' : 'withdraw.externalAddress')}
           value={address}
           placeholder={t('withdraw.addressPlaceholder')}
-          autoComplete="off"
-          spellCheck={false}
-          onChange={(e) => {
-            setAddress(e.target.value);
+          onChange={(v) => {
+            setAddress(v);
             setAddressRefused(undefined);
           }}
           error={addressErr}
-          aside={
-            <Button
-              variant="outline"
-              size="small"
-              onClick={() => setScanning(true)}
-              data-testid="withdraw-scan"
-            >
-              {t('trade:purchase.scan')}
-            </Button>
-          }
-          data-testid="withdraw-address"
+          testId="withdraw-address"
+          scanTestId="withdraw-scan"
         />
         <TextField
           label={t('withdraw.amount')}
@@ -169,9 +159,11 @@ export default function WithdrawPage() {
           </p>
         )}
       </Card>
-      <Button block disabled={!ready} onClick={openReview} data-testid="withdraw-submit">
-        {send.isPending ? t('withdraw.sending') : t('withdraw.review.open')}
-      </Button>
+      <StickyCta>
+        <Button block disabled={!ready} onClick={openReview} data-testid="withdraw-submit">
+          {send.isPending ? t('withdraw.sending') : t('withdraw.review.open')}
+        </Button>
+      </StickyCta>
       <Modal
         open={reviewing}
         title={t('withdraw.review.title')}
@@ -203,9 +195,8 @@ export default function WithdrawPage() {
           <p className={w.warning} role="note">
             {t('withdraw.review.irreversible')}
           </p>
-          <TextField
+          <PasswordField
             label={t('withdraw.review.passwordLabel')}
-            type="password"
             autoComplete="current-password"
             value={password}
             onChange={(e) => {
@@ -218,14 +209,6 @@ export default function WithdrawPage() {
           />
         </div>
       </Modal>
-      <QrScannerModal
-        open={scanning}
-        onClose={() => setScanning(false)}
-        onScan={(v) => {
-          setAddress(v);
-          setAddressRefused(undefined);
-        }}
-      />
     </Page>
   );
 }
