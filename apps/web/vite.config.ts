@@ -1,15 +1,15 @@
 import { readFileSync } from 'node:fs';
-import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { PREACT_ALIASES } from './vite.aliases';
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:8080';
 const apiPaths = ['/api', '/ops/api', '/my', '/sms', '/buy-orders', '/transfer', '/dev', '/healthz', '/docs'];
 
 /** Libraries every screen needs, split from the app code so they stay cached across deployments. */
 const VENDOR_CHUNKS: Record<string, RegExp> = {
-  react: /node_modules\/(react|react-dom|scheduler)\//,
+  preact: /node_modules\/preact\//,
   router: /node_modules\/(react-router|cookie|set-cookie-parser)\//,
   query: /node_modules\/@tanstack\/(query-core|react-query)\//,
   i18n: /node_modules\/(i18next|react-i18next|html-parse-stringify|void-elements)\//,
@@ -92,8 +92,8 @@ function staticHero(): Plugin {
 // In `npm run dev` Vite serves the app on 5173 and forwards API paths to the API server.
 // `/my` is also an app route prefix (/myinfo), so only the exact API paths are forwarded.
 export default defineConfig({
+  resolve: { alias: PREACT_ALIASES },
   plugins: [
-    react(),
     staticHero(),
     // DECISIONS §16: every text file ships with .br and .gz siblings that @fastify/static sends as they are.
     compression({
@@ -147,10 +147,20 @@ export default defineConfig({
     sourcemap: false,
     chunkSizeWarningLimit: 800,
     rollupOptions: {
+      // TanStack Query's "use client" directives mean nothing outside React Server Components.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('"use client"')) return;
+        warn(warning);
+      },
       output: {
-        manualChunks(id: string) {
-          for (const [name, re] of Object.entries(VENDOR_CHUNKS)) if (re.test(id)) return name;
-          return undefined;
+        // Groups in declaration order, the framework first, so a library's chunk never captures another
+        // library it imports (Preact stays one chunk that router, query and i18n import).
+        codeSplitting: {
+          groups: Object.entries(VENDOR_CHUNKS).map(([name, test], i, all) => ({
+            name,
+            test,
+            priority: all.length - i,
+          })),
         },
       },
     },

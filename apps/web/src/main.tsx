@@ -1,3 +1,4 @@
+import './app/react19-refs';
 import 'pretendard/dist/web/variable/pretendardvariable-dynamic-subset.css';
 import './app/theme.css';
 import './i18n';
