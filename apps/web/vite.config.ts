@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -6,6 +8,17 @@ import { PREACT_ALIASES } from './vite.aliases';
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:8080';
 const apiPaths = ['/api', '/ops/api', '/my', '/sms', '/buy-orders', '/transfer', '/dev', '/healthz', '/docs'];
+
+/**
+ * One TanStack Query core: the persister packages pin older patch releases of @tanstack/query-core than
+ * @tanstack/react-query, so npm installs three copies and the price persister shipped a second one. All of
+ * them resolve to the copy react-query itself uses (same major version).
+ */
+const requireFromQuery = createRequire(createRequire(import.meta.url).resolve('@tanstack/react-query'));
+const QUERY_CORE = join(
+  dirname(requireFromQuery.resolve('@tanstack/query-core/package.json')),
+  'build/modern/index.js',
+);
 
 /** Libraries every screen needs, split from the app code so they stay cached across deployments. */
 const VENDOR_CHUNKS: Record<string, RegExp> = {
@@ -81,8 +94,19 @@ function staticHero(): Plugin {
         .map((i) => files.find((f) => f.includes(`PretendardVariable.subset.${i}-`)))
         .filter((f): f is string => Boolean(f))
         .map((f) => `/${f}`);
+      // The landing texts (`common` and `home`) of each language, for boot.js to preload the member's two.
+      const chunks = Object.values(ctx.bundle ?? {});
+      const texts = LANGS.map(([l]) => {
+        const own = ['common', 'home'].map((ns) =>
+          chunks.find(
+            (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith(`/i18n/locales/${l}/${ns}.json`),
+          ),
+        );
+        return `${l}:${own.map((c) => (c ? `/${c.fileName}` : '')).join(',')}`;
+      });
       return html
         .replace('%BOOT_HERO%', hero)
+        .replace('%BOOT_TEXTS%', ctx.bundle ? texts.join(' ') : '')
         .replaceAll('%BOOT_DESCRIPTION%', description)
         .replace('%BOOT_KR_FONTS%', fonts.join(' '));
     },
@@ -92,7 +116,7 @@ function staticHero(): Plugin {
 // In `npm run dev` Vite serves the app on 5173 and forwards API paths to the API server.
 // `/my` is also an app route prefix (/myinfo), so only the exact API paths are forwarded.
 export default defineConfig({
-  resolve: { alias: PREACT_ALIASES },
+  resolve: { alias: [...PREACT_ALIASES, { find: /^@tanstack\/query-core$/, replacement: QUERY_CORE }] },
   plugins: [
     staticHero(),
     // DECISIONS §16: every text file ships with .br and .gz siblings that @fastify/static sends as they are.
@@ -146,6 +170,8 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: false,
     chunkSizeWarningLimit: 800,
+    // Every browser the app supports preloads modules natively (Chrome 66, Firefox 115, Safari 17).
+    modulePreload: { polyfill: false },
     rollupOptions: {
       // TanStack Query's "use client" directives mean nothing outside React Server Components.
       onwarn(warning, warn) {
@@ -153,14 +179,20 @@ export default defineConfig({
         warn(warning);
       },
       output: {
-        // Groups in declaration order, the framework first, so a library's chunk never captures another
-        // library it imports (Preact stays one chunk that router, query and i18n import).
+        // Groups by priority, the framework first, so a library's chunk never captures another library it
+        // imports (Preact stays one chunk that router, query and i18n import). Only what the entry loads
+        // (`$initial`) goes to these chunks: the parts of a library only other screens use stay with them.
         codeSplitting: {
-          groups: Object.entries(VENDOR_CHUNKS).map(([name, test], i, all) => ({
-            name,
-            test,
-            priority: all.length - i,
-          })),
+          groups: [
+            ...Object.entries(VENDOR_CHUNKS).map(([name, test], i, all) => ({
+              name,
+              test,
+              tags: ['$initial' as const],
+              priority: all.length + 1 - i,
+            })),
+            // The rest of what the entry imports statically is one chunk, not several small shared ones.
+            { name: 'index', tags: ['$initial'], priority: 1 },
+          ],
         },
       },
     },
