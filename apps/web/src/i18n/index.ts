@@ -25,7 +25,7 @@ function parts(file: string): [string, string] | null {
   return m?.[1] && m[2] ? [m[1], m[2]] : null;
 }
 
-/** An i18next backend that imports the lazy namespace chunks (partialBundledLanguages). */
+/** An i18next backend that imports the locale chunks (one per language and namespace). */
 const chunkBackend: BackendModule = {
   type: 'backend',
   init: () => undefined,
