@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { PREACT_ALIASES } from './apps/web/vite.aliases';
 
 export default defineConfig({
   test: {
@@ -14,6 +15,8 @@ export default defineConfig({
         },
       },
       {
+        // The web app runs on Preact (apps/web/vite.aliases.ts): its unit tests resolve react the same way.
+        resolve: { alias: PREACT_ALIASES },
         test: {
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],

@@ -1,15 +1,28 @@
 import { readFileSync } from 'node:fs';
-import react from '@vitejs/plugin-react';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { VitePWA } from 'vite-plugin-pwa';
+import { PREACT_ALIASES } from './vite.aliases';
 
 const apiTarget = process.env.API_URL ?? 'http://localhost:8080';
 const apiPaths = ['/api', '/ops/api', '/my', '/sms', '/buy-orders', '/transfer', '/dev', '/healthz', '/docs'];
 
+/**
+ * One TanStack Query core: the persister packages pin older patch releases of @tanstack/query-core than
+ * @tanstack/react-query, so npm installs three copies and the price persister shipped a second one. All of
+ * them resolve to the copy react-query itself uses (same major version).
+ */
+const requireFromQuery = createRequire(createRequire(import.meta.url).resolve('@tanstack/react-query'));
+const QUERY_CORE = join(
+  dirname(requireFromQuery.resolve('@tanstack/query-core/package.json')),
+  'build/modern/index.js',
+);
+
 /** Libraries every screen needs, split from the app code so they stay cached across deployments. */
 const VENDOR_CHUNKS: Record<string, RegExp> = {
-  react: /node_modules\/(react|react-dom|scheduler)\//,
+  preact: /node_modules\/preact\//,
   router: /node_modules\/(react-router|cookie|set-cookie-parser)\//,
   query: /node_modules\/@tanstack\/(query-core|react-query)\//,
   i18n: /node_modules\/(i18next|react-i18next|html-parse-stringify|void-elements)\//,
@@ -81,8 +94,19 @@ function staticHero(): Plugin {
         .map((i) => files.find((f) => f.includes(`PretendardVariable.subset.${i}-`)))
         .filter((f): f is string => Boolean(f))
         .map((f) => `/${f}`);
+      // The landing texts (`common` and `home`) of each language, for boot.js to preload the member's two.
+      const chunks = Object.values(ctx.bundle ?? {});
+      const texts = LANGS.map(([l]) => {
+        const own = ['common', 'home'].map((ns) =>
+          chunks.find(
+            (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith(`/i18n/locales/${l}/${ns}.json`),
+          ),
+        );
+        return `${l}:${own.map((c) => (c ? `/${c.fileName}` : '')).join(',')}`;
+      });
       return html
         .replace('%BOOT_HERO%', hero)
+        .replace('%BOOT_TEXTS%', ctx.bundle ? texts.join(' ') : '')
         .replaceAll('%BOOT_DESCRIPTION%', description)
         .replace('%BOOT_KR_FONTS%', fonts.join(' '));
     },
@@ -92,8 +116,8 @@ function staticHero(): Plugin {
 // In `npm run dev` Vite serves the app on 5173 and forwards API paths to the API server.
 // `/my` is also an app route prefix (/myinfo), so only the exact API paths are forwarded.
 export default defineConfig({
+  resolve: { alias: [...PREACT_ALIASES, { find: /^@tanstack\/query-core$/, replacement: QUERY_CORE }] },
   plugins: [
-    react(),
     staticHero(),
     // DECISIONS §16: every text file ships with .br and .gz siblings that @fastify/static sends as they are.
     compression({
@@ -146,11 +170,29 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: false,
     chunkSizeWarningLimit: 800,
+    // Every browser the app supports preloads modules natively (Chrome 66, Firefox 115, Safari 17).
+    modulePreload: { polyfill: false },
     rollupOptions: {
+      // TanStack Query's "use client" directives mean nothing outside React Server Components.
+      onwarn(warning, warn) {
+        if (warning.code === 'MODULE_LEVEL_DIRECTIVE' && warning.message.includes('"use client"')) return;
+        warn(warning);
+      },
       output: {
-        manualChunks(id: string) {
-          for (const [name, re] of Object.entries(VENDOR_CHUNKS)) if (re.test(id)) return name;
-          return undefined;
+        // Groups by priority, the framework first, so a library's chunk never captures another library it
+        // imports (Preact stays one chunk that router, query and i18n import). Only what the entry loads
+        // (`$initial`) goes to these chunks: the parts of a library only other screens use stay with them.
+        codeSplitting: {
+          groups: [
+            ...Object.entries(VENDOR_CHUNKS).map(([name, test], i, all) => ({
+              name,
+              test,
+              tags: ['$initial' as const],
+              priority: all.length + 1 - i,
+            })),
+            // The rest of what the entry imports statically is one chunk, not several small shared ones.
+            { name: 'index', tags: ['$initial'], priority: 1 },
+          ],
         },
       },
     },

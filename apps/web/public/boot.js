@@ -1,12 +1,26 @@
 // Runs before the first paint: <html lang> from the language the member chose (localStorage `language`,
 // SPEC §5), so the static hero of index.html shows that language; in Korean it also preloads the Pretendard
 // subsets that screen draws (listed at build time in <meta name="boot-kr-fonts">; font-display: swap).
+// It also preloads the two text chunks the landing page renders with (`common` and `home` of that language, en
+// when none is chosen; <meta name="boot-texts">), so they load beside the entry chunk, not after it.
 // Kept tiny and dependency-free.
 (() => {
   const map = { kr: 'ko', en: 'en', jp: 'ja' };
   try {
-    const lang = map[localStorage.getItem('language')];
+    const stored = localStorage.getItem('language');
+    const lang = map[stored];
     if (lang) document.documentElement.lang = lang;
+    const texts = document.querySelector('meta[name="boot-texts"]')?.content ?? '';
+    for (const entry of texts.split(' ')) {
+      const [l, files = ''] = entry.split(':');
+      if (l !== (lang ? stored : 'en')) continue;
+      for (const href of files.split(',').filter((f) => f.startsWith('/'))) {
+        const link = document.createElement('link');
+        link.rel = 'modulepreload';
+        link.href = href;
+        document.head.append(link);
+      }
+    }
     const fonts = document.querySelector('meta[name="boot-kr-fonts"]')?.content ?? '';
     if (lang === 'ko') {
       for (const href of fonts.split(' ').filter((f) => f.startsWith('/'))) {

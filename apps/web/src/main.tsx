@@ -1,15 +1,19 @@
+import './app/react19-refs';
 import 'pretendard/dist/web/variable/pretendardvariable-dynamic-subset.css';
 import './app/theme.css';
-import './i18n';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProviders } from './app/providers';
 import { createAppRouter } from './app/router';
+import { i18nReady } from './i18n';
 
 const router = createAppRouter();
 const root = document.getElementById('root');
-if (root) {
+// The first render waits for the landing texts of the member's language (their two chunks are preloaded by
+// boot.js); until then index.html's static hero is on screen. A failed load renders with keys, not nothing.
+const render = () => {
+  if (!root) return;
   createRoot(root).render(
     <StrictMode>
       <AppProviders>
@@ -17,7 +21,8 @@ if (root) {
       </AppProviders>
     </StrictMode>,
   );
-}
+};
+void i18nReady.then(render, render);
 
 // The service worker (installable PWA, offline page) registers after load. Automated browsers (the browser
 // tests, Lighthouse) get none unless a test opts in, so precaching never competes with what they measure.

@@ -2,11 +2,14 @@ import { LIMITS } from '@p2p/contract/limits.ts';
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { isTradingPath, paths } from '../config/paths';
-import { useLiveEvents } from '../features/notifications/use-live-events';
 import { useSession } from '../lib/session';
 import { useSessionCheck } from '../lib/use-session-check';
 import { useToastHost } from './toast-host';
 
+// The live-event stream (DECISIONS §12) of a signed-in member, loaded after the first render.
+const LiveEvents = lazy(() =>
+  import('../components/layout/MemberLinks').then((m) => ({ default: m.LiveEvents })),
+);
 const ToastContainer = lazy(() => import('react-toastify').then((m) => ({ default: m.ToastContainer })));
 
 const SIGNUP_PATHS: string[] = [paths.agreement.path, paths.signup.path, paths.complete.path];
@@ -14,7 +17,7 @@ const SIGNUP_PATHS: string[] = [paths.agreement.path, paths.signup.path, paths.c
 /** The app column, toasts placed for the current screen, and scroll-to-top on every route change (SPEC §2). */
 export function RootLayout() {
   const { pathname } = useLocation();
-  useLiveEvents();
+  const signedIn = useSession((st) => Boolean(st.accessToken));
   useSessionCheck();
   useEffect(() => {
     // Runs for every new pathname (SPEC §2: every route change scrolls to the top).
@@ -37,6 +40,7 @@ export function RootLayout() {
   return (
     <div className="app-column">
       <Outlet />
+      <Suspense fallback={null}>{signedIn && <LiveEvents />}</Suspense>
       <Suspense fallback={null}>
         {toastsLoaded && (
           <ToastContainer

@@ -3,7 +3,6 @@ import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { paths } from '../config/paths';
 import HomePage from '../features/home/HomePage';
 import { loadMemberNamespaces } from '../i18n';
-import { RedirectIfAuthed, RequireAgreements, RequireAuth, RequireSignupCompleted } from './guards';
 import { RootLayout } from './RootLayout';
 
 type PageModule = Promise<{ default: ComponentType }>;
@@ -22,6 +21,16 @@ function page(path: string, load: () => PageModule): RouteObject {
   };
 }
 
+type Guard = 'RedirectIfAuthed' | 'RequireAgreements' | 'RequireAuth' | 'RequireSignupCompleted';
+
+/**
+ * A layout route whose element is one of the guards (app/guards.tsx). The guards only ever wrap lazy pages,
+ * so they load with the first page that needs one, not with the landing page (DECISIONS §16).
+ */
+function guarded(guard: Guard, children: RouteObject[]): RouteObject {
+  return { lazy: async () => ({ Component: (await import('./guards'))[guard] }), children };
+}
+
 const publicRoutes: RouteObject[] = [
   // The landing page is in the entry chunk: its first render replaces the static hero of index.html at once.
   { path: paths.home.path, Component: HomePage },
@@ -29,19 +38,14 @@ const publicRoutes: RouteObject[] = [
   page(paths.findId.path, () => import('../features/auth/pages/FindIdPage')),
   page(paths.findPw.path, () => import('../features/auth/pages/FindPwPage')),
   page(paths.contact.path, () => import('../features/auth/pages/ContactPage')),
-  {
-    element: <RedirectIfAuthed />,
-    children: [page(paths.agreement.path, () => import('../features/auth/pages/AgreementPage'))],
-  },
+  guarded('RedirectIfAuthed', [
+    page(paths.agreement.path, () => import('../features/auth/pages/AgreementPage')),
+  ]),
   page(paths.verify.path, () => import('../features/trade/pages/VerifyPage')),
-  {
-    element: <RequireAgreements />,
-    children: [page(paths.signup.path, () => import('../features/auth/pages/SignupPage'))],
-  },
-  {
-    element: <RequireSignupCompleted />,
-    children: [page(paths.complete.path, () => import('../features/auth/pages/CompletePage'))],
-  },
+  guarded('RequireAgreements', [page(paths.signup.path, () => import('../features/auth/pages/SignupPage'))]),
+  guarded('RequireSignupCompleted', [
+    page(paths.complete.path, () => import('../features/auth/pages/CompletePage')),
+  ]),
 ];
 
 const guardedRoutes: RouteObject[] = [
@@ -70,7 +74,7 @@ export const routes: RouteObject[] = [
     HydrateFallback: () => null,
     children: [
       ...publicRoutes,
-      { element: <RequireAuth />, children: guardedRoutes },
+      guarded('RequireAuth', guardedRoutes),
       { path: '*', element: <Navigate to={paths.home.path} replace /> },
     ],
   },

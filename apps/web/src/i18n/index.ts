@@ -1,5 +1,5 @@
 import { LANGUAGES, type Language } from '@p2p/contract/enums.ts';
-import i18n, { type BackendModule, type Resource, type ResourceKey } from 'i18next';
+import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { local, STORAGE_KEYS } from '../lib/storage';
 
@@ -7,19 +7,16 @@ import { local, STORAGE_KEYS } from '../lib/storage';
  * i18next with one JSON file per language and namespace: locales/<lang>/<namespace>.json. New namespace
  * files are picked up automatically. en is the default; a missing key shows the key (SPEC §1).
  *
- * The landing page needs only `common` and `home`: those are in the entry chunk in all three languages (a
- * language switch on `/` is instant); every other namespace is its own chunk, loaded with the first screen
- * that needs it (router.tsx awaits loadMemberNamespaces). ops.json is registered by the operator console.
+ * Every file is its own chunk, loaded through the backend below. The landing page needs only `common` and
+ * `home` in the member's language: main.tsx renders once those two are there (`i18nReady`), and public/boot.js
+ * preloads exactly those two chunks while the entry loads (index.html lists them per language, vite.config.ts
+ * staticHero), so the entry carries no texts and no other language. The first screen other than `/` waits for
+ * the remaining namespaces (router.tsx awaits loadMemberNamespaces); a language switch loads the namespaces
+ * already loaded in the new language before it changes. ops.json is registered by the operator console.
  */
 const LANDING_NAMESPACES = ['common', 'home'];
-const eagerFiles = import.meta.glob<{ default: Record<string, unknown> }>(
-  ['./locales/*/common.json', './locales/*/home.json'],
-  { eager: true },
-);
 const lazyFiles = import.meta.glob<{ default: Record<string, unknown> }>([
   './locales/*/*.json',
-  '!./locales/*/common.json',
-  '!./locales/*/home.json',
   '!./locales/*/ops.json',
 ]);
 
@@ -28,18 +25,7 @@ function parts(file: string): [string, string] | null {
   return m?.[1] && m[2] ? [m[1], m[2]] : null;
 }
 
-function buildResources(): Resource {
-  const resources: Resource = {};
-  for (const [file, mod] of Object.entries(eagerFiles)) {
-    const p = parts(file);
-    if (!p) continue;
-    resources[p[0]] ??= {};
-    (resources[p[0]] as Record<string, unknown>)[p[1]] = mod.default;
-  }
-  return resources;
-}
-
-/** An i18next backend that imports the lazy namespace chunks (partialBundledLanguages). */
+/** An i18next backend that imports the locale chunks (one per language and namespace). */
 const chunkBackend: BackendModule = {
   type: 'backend',
   init: () => undefined,
@@ -69,9 +55,9 @@ export async function setLanguage(lang: Language): Promise<void> {
 }
 
 /** Every member namespace (ops.json excepted), the landing's included. */
-export const namespaces = [
-  ...new Set([...Object.keys(eagerFiles), ...Object.keys(lazyFiles)].map((f) => parts(f)?.[1])),
-].filter((n): n is string => Boolean(n));
+export const namespaces = [...new Set(Object.keys(lazyFiles).map((f) => parts(f)?.[1]))].filter(
+  (n): n is string => Boolean(n),
+);
 
 /** Loads every member namespace in the current language (the first screen other than `/` waits for it). */
 export function loadMemberNamespaces(): Promise<void> {
@@ -84,12 +70,11 @@ i18n.on('languageChanged', (lng) => {
   }
 });
 
-void i18n
+/** Resolves once `common` and `home` of the stored language are loaded: main.tsx renders after it. */
+export const i18nReady: Promise<unknown> = i18n
   .use(chunkBackend)
   .use(initReactI18next)
   .init({
-    resources: buildResources(),
-    partialBundledLanguages: true,
     lng: storedLanguage(),
     fallbackLng: false,
     supportedLngs: [...LANGUAGES],

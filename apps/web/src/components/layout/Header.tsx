@@ -1,15 +1,15 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { paths } from '../../config/paths';
-import { WaitingBadge } from '../../features/mypage/components/WaitingBadge';
-import { NotificationBell } from '../../features/notifications/NotificationBell';
-import { useOrderCounts } from '../../features/trade/api/get-order-counts';
 import { useSession } from '../../lib/session';
-import { useLogout } from '../../lib/use-logout';
 import s from '../ui/ui.module.css';
 import { BackIcon, CloseIcon, HomeIcon } from './icons';
 import { LanguageSelector } from './LanguageSelector';
 import l from './layout.module.css';
+
+// A signed-in member's links (notifications, my page with its badge, logout): loaded only when signed in.
+const MemberLinks = lazy(() => import('./MemberLinks'));
 
 interface Props {
   /** `main`: logo and account links (home); `sub`: back, title, home or close. */
@@ -34,9 +34,6 @@ export function Header({ variant = 'sub', title, close }: Props) {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const loggedIn = useSession((st) => Boolean(st.accessToken));
-  const logout = useLogout();
-  // the seller's badge (DECISIONS §11): orders on their listings waiting for a check or a release
-  const waiting = useOrderCounts(loggedIn && variant === 'main').data?.sellerWaiting;
 
   const goBack = () => {
     if (pathname === paths.complete.path) navigate(paths.home.path, { replace: true });
@@ -59,21 +56,9 @@ export function Header({ variant = 'sub', title, close }: Props) {
         <div className={l.right}>
           <LanguageSelector />
           {loggedIn ? (
-            <>
-              <NotificationBell loggedIn={loggedIn} />
-              <Link to={paths.myInfo.path} className={l.textLink} data-testid="header-mypage">
-                {t('common:nav.myPage')}
-                <WaitingBadge count={waiting} testId="header-waiting" />
-              </Link>
-              <button
-                type="button"
-                className={l.textLink}
-                onClick={() => void logout()}
-                data-testid="header-logout"
-              >
-                {t('common:nav.logout')}
-              </button>
-            </>
+            <Suspense fallback={null}>
+              <MemberLinks />
+            </Suspense>
           ) : (
             <>
               <Link to={paths.login.path} className={l.textLink} data-testid="header-login">

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet, useNavigate } from 'react-router';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { LanguageSelector } from '../../../components/layout/LanguageSelector';
 import { Button } from '../../../components/ui/Button';
 import { opsLogout, useOpsMe } from '../api/auth';
@@ -9,6 +9,7 @@ import { useOpsSummary } from '../api/summary';
 import { useOpsLiveEvents } from '../hooks/use-ops-live-events';
 import s from '../ops.module.css';
 import { type OpsPathKey, opsPaths } from '../paths';
+import type { OpsFromState } from './RequireOperator';
 
 type SummaryKey = 'pendingListings' | 'pendingWithdrawals' | 'requestedOrders';
 
@@ -37,11 +38,15 @@ export function OpsLayout() {
   useOpsLiveEvents();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const location = useLocation();
 
+  // The login brings the operator back to this page. Said here rather than left to RequireOperator's redirect
+  // racing this navigation: which of the two wins depends on the renderer's scheduling (Preact, DECISIONS §16).
   const logout = () => {
+    const state: OpsFromState = { from: `${location.pathname}${location.search}` };
     opsLogout();
     queryClient.removeQueries({ queryKey: opsQueryRoot });
-    navigate(opsPaths.login, { replace: true });
+    navigate(opsPaths.login, { replace: true, state });
   };
 
   return (

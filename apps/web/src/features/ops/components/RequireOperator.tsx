@@ -10,7 +10,7 @@ import { opsPaths } from '../paths';
 
 /** Where the console guard sent the operator from, to return there after login. */
 const opsFromState = z.object({ from: z.string() });
-type OpsFromState = z.infer<typeof opsFromState>;
+export type OpsFromState = z.infer<typeof opsFromState>;
 
 /** The console page /ops/login's navigation state names, if any. */
 export function opsFromOf(state: unknown): string | undefined {
