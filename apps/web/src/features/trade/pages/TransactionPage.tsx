@@ -87,7 +87,8 @@ export default function TransactionPage() {
       />
       <div className={s.toolbar}>
         <span className={s.total} data-testid="total-count">
-          {t('list.total', { count: total })}
+          {/* no count until one is known: a failed or loading list is not "0 listings" */}
+          {q.data ? t('list.total', { count: total }) : '\u00a0'}
         </span>
         <select
           className={s.sortSelect}
