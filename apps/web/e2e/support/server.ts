@@ -45,10 +45,16 @@ export async function startE2EServer(env: Record<string, string> = {}): Promise<
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as AddressInfo;
 
+  // The newest code sent to a phone. A click on 인증번호 전송 returns before its request reaches the server, so
+  // a code not there yet is waited for (up to 10 s) rather than reported missing.
   const smsCode = async (phoneE164: string) => {
-    const r = await t.call<{ code: string }>('GET', `/dev/sms/outbox?phone=${encodeURIComponent(phoneE164)}`);
-    if (r.status !== 200) throw new Error(`no SMS code for ${phoneE164}: ${JSON.stringify(r.body)}`);
-    return r.body.returnData.code;
+    const url = `/dev/sms/outbox?phone=${encodeURIComponent(phoneE164)}`;
+    for (let waited = 0; ; waited += 100) {
+      const r = await t.call<{ code: string }>('GET', url);
+      if (r.status === 200) return r.body.returnData.code;
+      if (waited >= 10_000) throw new Error(`no SMS code for ${phoneE164}: ${JSON.stringify(r.body)}`);
+      await new Promise((done) => setTimeout(done, 100));
+    }
   };
 
   return {
