@@ -83,4 +83,31 @@ describe('trade list infinite scroll (issue 5)', () => {
     await page.getByTestId('trade-list-status').getByText('모든 거래 정보를 불러왔습니다.').waitFor();
     await screenshot(page, 'trade-transaction-end', 'kr');
   });
+
+  it('comes back at the same place after a purchase screen, and at the top on a new visit (issue 13)', async () => {
+    const buyer = await signedUpMember(server);
+    const { page, errors } = await newMobilePage(browser, server.baseUrl);
+    await uiLogin(page, buyer);
+    await page.goto('/transaction?coin=all&sort=CREATED_DESC');
+    const cards = page.getByTestId('listing-card');
+    await expect.poll(() => cards.count()).toBe(20);
+    const card = cards.nth(12);
+    await card.scrollIntoViewIfNeeded();
+    const left = await page.evaluate(() => window.scrollY);
+    expect(left).toBeGreaterThan(500);
+    await card.getByTestId('buy-instant').click();
+    await page.waitForURL((u) => u.pathname === '/purchase');
+    await page.goBack();
+    await page.waitForURL((u) => u.pathname === '/transaction');
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(left);
+
+    await page.goto('/');
+    await page.getByTestId('best-listing').first().waitFor();
+    await page.evaluate(() => document.querySelector<HTMLAnchorElement>('a[href="/transaction"]')?.click());
+    await page.waitForURL((u) => u.pathname === '/transaction');
+    await expect.poll(() => cards.count()).toBe(20);
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(errors).toEqual([]);
+  });
 });

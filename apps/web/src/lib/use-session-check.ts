@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { PUBLIC_QUERY_ROOTS } from '../app/query-client';
@@ -39,13 +39,19 @@ export function useSessionCheck(): void {
     if (refreshes > 0) void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
   }, [refreshes, queryClient]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once per ending, on the page where it happened
+  // Read when a session ends, not a reason to run again: the page and language of that moment.
+  const current = useRef({ pathname, t });
+  current.current = { pathname, t };
+
+  // Once per ending, on the page where it happened.
   useEffect(() => {
     if (!ended) return;
     queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERY_ROOTS.includes(q.queryKey[0]) });
-    if (!PUBLIC_PATHS.includes(pathname) || pathname === paths.login.path) return;
-    const text =
-      ended === 'refreshFailed' ? t('common:errors.REFRESH_TOKEN_INVALID') : t('common:auth.expired');
-    void landingToast('error', text);
-  }, [ended]);
+    const { pathname: at, t: text } = current.current;
+    if (!PUBLIC_PATHS.includes(at) || at === paths.login.path) return;
+    void landingToast(
+      'error',
+      ended === 'refreshFailed' ? text('common:errors.REFRESH_TOKEN_INVALID') : text('common:auth.expired'),
+    );
+  }, [ended, queryClient]);
 }

@@ -37,6 +37,79 @@ export function scanRegionOf(width: number, height: number) {
 }
 
 /**
+ * The camera view inside its corner frame: starts the rear camera when it mounts and stops it when it goes
+ * (SPEC §4). One mount is one attempt: the modal gives it a new key to try again. `onCode` is called once.
+ */
+function Camera({
+  onCode,
+  onError,
+}: {
+  onCode: (text: string) => void;
+  onError: (error: CameraError | null) => void;
+}) {
+  const video = useRef<HTMLVideoElement>(null);
+  useEffect(() => {
+    if (!video.current) return;
+    const el = video.current;
+    let scanner: QrScannerType | null = null;
+    let cancelled = false;
+    let scanned = false;
+    let giveUp: number | undefined;
+    onError(null);
+    void (async () => {
+      try {
+        const { default: QrScanner } = await import('qr-scanner');
+        if (cancelled) return;
+        scanner = new QrScanner(
+          el,
+          (result) => {
+            if (scanned) return;
+            scanned = true;
+            window.clearTimeout(giveUp);
+            scanner?.stop();
+            onCode(result.data);
+          },
+          {
+            preferredCamera: 'environment',
+            maxScansPerSecond: MAX_SCANS_PER_SECOND,
+            returnDetailedScanResult: true,
+            calculateScanRegion: (v) => scanRegionOf(v.videoWidth, v.videoHeight),
+          },
+        );
+        await scanner.start();
+        if (cancelled) return;
+        giveUp = window.setTimeout(() => {
+          if (scanned) return;
+          scanner?.stop();
+          onError('timeout');
+        }, LIMITS.qrDecodeTimeoutMs);
+      } catch (err) {
+        if (!cancelled) onError(cameraErrorOf(err));
+      }
+    })();
+    return () => {
+      cancelled = true;
+      window.clearTimeout(giveUp);
+      // The camera must not stay on after the modal is gone (SPEC §4).
+      scanner?.stop();
+      scanner?.destroy();
+    };
+  }, [onCode, onError]);
+
+  return (
+    <div className={w.cameraBox}>
+      <video ref={video} className={w.video} muted playsInline />
+      <div className={w.frame} aria-hidden="true">
+        <span className={w.cornerTl} />
+        <span className={w.cornerTr} />
+        <span className={w.cornerBl} />
+        <span className={w.cornerBr} />
+      </div>
+    </div>
+  );
+}
+
+/**
  * The QR scan screen (SPEC §2, §4, §9): a slide-up modal titled QR코드 스캔하기 with a back button and a
  * camera view inside a corner frame. Rear camera preferred, 25 scans/s, scan region two thirds of the
  * smaller video side; the camera stops on close; page scrolling is locked while open; 300 ms close.
@@ -44,13 +117,11 @@ export function scanRegionOf(width: number, height: number) {
  */
 export function QrScannerModal({ open, onClose, onScan }: Props) {
   const { t } = useTranslation('trade');
-  const video = useRef<HTMLVideoElement>(null);
   const [closing, setClosing] = useState(false);
   const [error, setError] = useState<CameraError | null>(null);
-  // Bumped by the retry button: starts the camera again.
+  // Bumped by the retry button: the camera's key, so a new camera starts.
   const [attempt, setAttempt] = useState(0);
   const timer = useRef<number | undefined>(undefined);
-  const scanned = useRef(false);
   // Callers pass inline callbacks: keep the latest in refs so the camera is not restarted on each render.
   const handlers = useRef({ onClose, onScan });
   handlers.current = { onClose, onScan };
@@ -68,55 +139,14 @@ export function QrScannerModal({ open, onClose, onScan }: Props) {
 
   useEffect(() => () => window.clearTimeout(timer.current), []);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` (the retry button) starts the camera again
-  useEffect(() => {
-    if (!open || !video.current) return;
-    const el = video.current;
-    let scanner: QrScannerType | null = null;
-    let cancelled = false;
-    let giveUp: number | undefined;
-    scanned.current = false;
-    setError(null);
-    void (async () => {
-      try {
-        const { default: QrScanner } = await import('qr-scanner');
-        if (cancelled) return;
-        scanner = new QrScanner(
-          el,
-          (result) => {
-            if (scanned.current) return;
-            scanned.current = true;
-            window.clearTimeout(giveUp);
-            scanner?.stop();
-            handlers.current.onScan(result.data);
-            close();
-          },
-          {
-            preferredCamera: 'environment',
-            maxScansPerSecond: MAX_SCANS_PER_SECOND,
-            returnDetailedScanResult: true,
-            calculateScanRegion: (v) => scanRegionOf(v.videoWidth, v.videoHeight),
-          },
-        );
-        await scanner.start();
-        if (cancelled) return;
-        giveUp = window.setTimeout(() => {
-          if (scanned.current) return;
-          scanner?.stop();
-          setError('timeout');
-        }, LIMITS.qrDecodeTimeoutMs);
-      } catch (err) {
-        if (!cancelled) setError(cameraErrorOf(err));
-      }
-    })();
-    return () => {
-      cancelled = true;
-      window.clearTimeout(giveUp);
-      // The camera must not stay on after the modal is gone (SPEC §4).
-      scanner?.stop();
-      scanner?.destroy();
-    };
-  }, [open, close, attempt]);
+  // The camera's decoded text: handed to the caller, then the modal closes.
+  const onCode = useCallback(
+    (text: string) => {
+      handlers.current.onScan(text);
+      close();
+    },
+    [close],
+  );
 
   if (!open) return null;
   const style = { '--modal-ms': `${CLOSE_MS}ms` } as CSSProperties;
@@ -153,15 +183,7 @@ export function QrScannerModal({ open, onClose, onScan }: Props) {
           <span className={w.scannerSpacer} />
         </div>
         <p className={w.scannerHint}>{t('scanner.instruction')}</p>
-        <div className={w.cameraBox}>
-          <video ref={video} className={w.video} muted playsInline />
-          <div className={w.frame} aria-hidden="true">
-            <span className={w.cornerTl} />
-            <span className={w.cornerTr} />
-            <span className={w.cornerBl} />
-            <span className={w.cornerBr} />
-          </div>
-        </div>
+        <Camera key={attempt} onCode={onCode} onError={setError} />
         <div className={w.scannerError} role={error ? 'alert' : undefined} data-testid="qr-error">
           {error ? t(`scanner.errors.${error}`) : ''}
         </div>

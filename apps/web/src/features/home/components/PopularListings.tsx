@@ -3,8 +3,7 @@ import useEmblaCarousel from 'embla-carousel-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
-import { CoinIcon } from '../../../components/ui/CoinIcon';
-import { CountryFlag } from '../../../components/ui/CountryFlag';
+import { ListingHead } from '../../../components/ui/ListingHead';
 import { paths } from '../../../config/paths';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import { savePendingPurchase } from '../../../lib/pending-purchase';
@@ -19,19 +18,11 @@ function ListingCard({ listing, onBuy }: { listing: TradeListing; onBuy: (t: Pur
   const upper = minQtyOf(listing.maxQty, listing.remainingQty);
   return (
     <article className={s.listingCard} data-testid="best-listing">
-      <div className={s.listingHead}>
-        <div className={s.coinRow}>
-          <CoinIcon coin={listing.coinCode} size={32} />
-          <div>
-            <div className={s.coinName}>{t(`common:coins.${listing.coinCode}`)}</div>
-            <div className={s.coinSymbol}>{listing.coinCode}</div>
-          </div>
-        </div>
-        <div className={s.seller}>
-          <CountryFlag countryCode={listing.sellerCountry} />
-          <span>{listing.sellerNickname}</span>
-        </div>
-      </div>
+      <ListingHead
+        coin={listing.coinCode}
+        seller={{ nickname: listing.sellerNickname, country: listing.sellerCountry }}
+        compact
+      />
       <div className={s.kv}>
         <span className={s.kvLabel}>{t('best.available')}</span>
         <span className={s.kvValue}>

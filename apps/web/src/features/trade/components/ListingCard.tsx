@@ -1,8 +1,7 @@
 import type { TradeListing } from '@p2p/contract';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
-import { CoinIcon } from '../../../components/ui/CoinIcon';
-import { CountryFlag } from '../../../components/ui/CountryFlag';
+import { ListingHead } from '../../../components/ui/ListingHead';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import s from '../trade.module.css';
 import { SellerStatsLine } from './SellerStatsLine';
@@ -19,19 +18,10 @@ export function ListingCard({ listing, onBuy }: { listing: TradeListing; onBuy: 
   const upper = minQtyOf(listing.maxQty, listing.remainingQty);
   return (
     <article className={s.card} data-testid="listing-card" data-listing-id={listing.listingId}>
-      <div className={s.cardHead}>
-        <div className={s.coinRow}>
-          <CoinIcon coin={listing.coinCode} size={32} />
-          <div>
-            <div className={s.coinName}>{t(`common:coins.${listing.coinCode}`)}</div>
-            <div className={s.coinSymbol}>{listing.coinCode}</div>
-          </div>
-        </div>
-        <div className={s.seller}>
-          <CountryFlag countryCode={listing.sellerCountry} />
-          <span data-testid="listing-seller">{listing.sellerNickname}</span>
-        </div>
-      </div>
+      <ListingHead
+        coin={listing.coinCode}
+        seller={{ nickname: listing.sellerNickname, country: listing.sellerCountry }}
+      />
       <SellerStatsLine stats={listing.sellerStats} />
       <div className={s.kv}>
         <span className={s.kvLabel}>{t('list.available')}</span>

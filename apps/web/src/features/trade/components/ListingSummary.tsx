@@ -1,11 +1,10 @@
 import type { TradeListing } from '@p2p/contract';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/Card';
-import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
+import { ListingHead } from '../../../components/ui/ListingHead';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import { countryKey, minimumKrw } from '../purchase-rules';
-import s from '../trade.module.css';
 import { SellerStatsLine } from './SellerStatsLine';
 
 /**
@@ -17,13 +16,7 @@ export function ListingSummary({ listing }: { listing: TradeListing }) {
   const upper = minQtyOf(listing.maxQty, listing.remainingQty ?? listing.maxQty);
   return (
     <Card data-testid="purchase-listing">
-      <div className={s.coinRow} style={{ marginBottom: 4 }}>
-        <CoinIcon coin={listing.coinCode} size={32} />
-        <div>
-          <div className={s.coinName}>{t(`common:coins.${listing.coinCode}`)}</div>
-          <div className={s.coinSymbol}>{listing.coinCode}</div>
-        </div>
-      </div>
+      <ListingHead coin={listing.coinCode} />
       <KeyValueList>
         <KeyValue label={t('list.available')}>
           {formatQty(listing.minQty)} - {formatQty(upper)} {listing.coinCode}

@@ -1,6 +1,6 @@
 import type { TradeListing } from '@p2p/contract';
 import { COINS, type Coin, LISTING_SORTS, type ListingSort } from '@p2p/contract/enums.ts';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useNavigationType, useSearchParams } from 'react-router';
 import { Page } from '../../../components/layout/Page';
@@ -56,11 +56,16 @@ export default function TransactionPage() {
     session.set(LIST_KEY, JSON.stringify({ ...prev, search }));
   }, [search]);
   const loaded = q.isSuccess;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the list is back after a purchase
+  // The offset to come back to, taken when the screen opens: only on the way back (not a new visit), once.
+  const restoreY = useRef(navigationType === 'PUSH' ? 0 : (saved.scrollY ?? 0));
   useEffect(() => {
-    if (!loaded || !saved.scrollY || navigationType === 'PUSH') return;
+    if (!loaded || !restoreY.current) return;
+    const y = restoreY.current;
     // after the root layout's scroll to the top of the new route (SPEC §2)
-    const id = requestAnimationFrame(() => window.scrollTo(0, saved.scrollY ?? 0));
+    const id = requestAnimationFrame(() => {
+      restoreY.current = 0;
+      window.scrollTo(0, y);
+    });
     return () => cancelAnimationFrame(id);
   }, [loaded]);
   const total = q.data?.pages[0]?.totalCount ?? 0;
