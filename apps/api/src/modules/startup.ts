@@ -2,6 +2,7 @@ import { COINS } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { AppDeps } from '../deps.ts';
+import { anyMemberExists } from './identity/repo.ts';
 import { ensureOperator } from './ops/operators.ts';
 import { seedDemo } from './seed/seed.ts';
 
@@ -43,8 +44,7 @@ export async function shouldSeedDemo(deps: AppDeps): Promise<boolean> {
   if (deps.config.isProduction) return false;
   if (deps.config.seedDemo !== undefined) return deps.config.seedDemo;
   if (deps.config.databaseUrl) return false;
-  const any = await deps.db.selectFrom('members').select('id').limit(1).executeTakeFirst();
-  return any === undefined;
+  return !(await anyMemberExists(deps.db));
 }
 
 /**

@@ -15,6 +15,15 @@ import { recordMessageEvents, recordOpsEvent } from '../events/repo.ts';
 import { notifyMessageOnce } from '../notifications/repo.ts';
 import { orderStanding } from '../orders/queries.ts';
 import { settleOrder } from '../orders/transitions.ts';
+import {
+  insertChatImage,
+  insertImageMessage,
+  insertTextMessage,
+  type MessageRow,
+  messageImage,
+  messageRow,
+  messageRows,
+} from './repo.ts';
 
 /** The caller of a chat route: their member id and whether they are an operator. */
 export interface ChatCaller {
@@ -60,21 +69,6 @@ export async function chatAccess(db: Db, orderId: number, caller: ChatCaller): P
   return { orderId: o.id, buyerId: o.buyer_id, sellerId: o.seller_id, status: o.status, role, writable };
 }
 
-type MessageRow = {
-  id: number;
-  order_id: number;
-  author_id: number | null;
-  author_role: MessageAuthor;
-  kind: OrderMessage['kind'];
-  text: string | null;
-  status: OrderMessage['status'];
-  image_id: number | null;
-  created_at: Date;
-  content_type: string | null;
-  width: number | null;
-  height: number | null;
-};
-
 const toView = (r: MessageRow, callerId: number): OrderMessage => ({
   messageId: r.id,
   orderId: r.order_id,
@@ -95,25 +89,6 @@ const toView = (r: MessageRow, callerId: number): OrderMessage => ({
   createdAt: new Date(r.created_at).toISOString(),
 });
 
-const messageQuery = (db: Db | Tx) =>
-  db
-    .selectFrom('order_messages as m')
-    .leftJoin('chat_images as i', 'i.id', 'm.image_id')
-    .select([
-      'm.id',
-      'm.order_id',
-      'm.author_id',
-      'm.author_role',
-      'm.kind',
-      'm.text',
-      'm.status',
-      'm.image_id',
-      'm.created_at',
-      'i.content_type',
-      'i.width',
-      'i.height',
-    ]);
-
 /** One page (50) of an order's chat, oldest first, after `cursor`. Callers passed chatAccess. */
 export async function listMessages(
   db: Db,
@@ -123,12 +98,7 @@ export async function listMessages(
 ): Promise<OrderMessagePage> {
   const scope = `chat:${access.orderId}`;
   const after = cursor ? decodeIdCursor(scope, cursor) : 0;
-  const rows = (await messageQuery(db)
-    .where('m.order_id', '=', access.orderId)
-    .where('m.id', '>', after)
-    .orderBy('m.id', 'asc')
-    .limit(CHAT_PAGE_SIZE + 1)
-    .execute()) as MessageRow[];
+  const rows = await messageRows(db, access.orderId, after, CHAT_PAGE_SIZE + 1);
   const more = rows.length > CHAT_PAGE_SIZE;
   const page = rows.slice(0, CHAT_PAGE_SIZE);
   const last = page[page.length - 1];
@@ -158,21 +128,21 @@ function assertWritable(a: ChatAccess): void {
 }
 
 async function viewOf(tx: Tx, id: number, callerId: number): Promise<OrderMessage> {
-  const row = (await messageQuery(tx).where('m.id', '=', id).executeTakeFirstOrThrow()) as MessageRow;
-  return toView(row, callerId);
+  return toView(await messageRow(tx, id), callerId);
 }
 
 /** Posts a text message (1-1000 characters, stored as given: plain text). 409 CHAT_CLOSED. */
 export async function postText(db: Db, a: ChatAccess, callerId: number, text: string): Promise<OrderMessage> {
   assertWritable(a);
   return inTx(db, async (tx) => {
-    const m = await tx
-      .insertInto('order_messages')
-      .values({ order_id: a.orderId, author_id: callerId, author_role: a.role, kind: 'TEXT', text })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertTextMessage(tx, {
+      orderId: a.orderId,
+      authorId: callerId,
+      authorRole: a.role,
+      text,
+    });
     await announce(tx, a);
-    return viewOf(tx, m.id, callerId);
+    return viewOf(tx, id, callerId);
   });
 }
 
@@ -229,33 +199,23 @@ export async function postImage(
 ): Promise<OrderMessage> {
   assertWritable(a);
   return inTx(db, async (tx) => {
-    const image = await tx
-      .insertInto('chat_images')
-      .values({
-        order_id: a.orderId,
-        uploader_id: callerId,
-        content_type: img.contentType,
-        width: img.width,
-        height: img.height,
-        byte_size: img.bytes.length,
-        sha256: createHash('sha256').update(img.bytes).digest('hex'),
-        bytes: img.bytes,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const m = await tx
-      .insertInto('order_messages')
-      .values({
-        order_id: a.orderId,
-        author_id: callerId,
-        author_role: a.role,
-        kind: 'IMAGE',
-        image_id: image.id,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const imageId = await insertChatImage(tx, {
+      orderId: a.orderId,
+      uploaderId: callerId,
+      contentType: img.contentType,
+      width: img.width,
+      height: img.height,
+      bytes: img.bytes,
+      sha256: createHash('sha256').update(img.bytes).digest('hex'),
+    });
+    const id = await insertImageMessage(tx, {
+      orderId: a.orderId,
+      authorId: callerId,
+      authorRole: a.role,
+      imageId,
+    });
     await announce(tx, a);
-    return viewOf(tx, m.id, callerId);
+    return viewOf(tx, id, callerId);
   });
 }
 
@@ -265,13 +225,7 @@ export async function imageOf(
   a: ChatAccess,
   messageId: number,
 ): Promise<{ bytes: Buffer; contentType: string; sha256: string }> {
-  const r = await db
-    .selectFrom('order_messages as m')
-    .innerJoin('chat_images as i', 'i.id', 'm.image_id')
-    .select(['i.bytes', 'i.content_type', 'i.sha256'])
-    .where('m.id', '=', messageId)
-    .where('m.order_id', '=', a.orderId)
-    .executeTakeFirst();
+  const r = await messageImage(db, a.orderId, messageId);
   if (!r) throw new AppError('NOT_FOUND');
   return { bytes: Buffer.from(r.bytes), contentType: r.content_type, sha256: r.sha256 };
 }

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { LiveEvent } from './bus.ts';
+import { eventKnownTo, eventsAfter, latestEventId } from './repo.ts';
 
 /** Bytes a stream may have queued in its socket before it counts as stalled and is closed (it resumes). */
 const MAX_BUFFERED_BYTES = 64 * 1024;
@@ -160,26 +160,15 @@ export class EventHub {
   }
 
   private async catchUp(s: Stream, lastEventId: number | null): Promise<void> {
-    const visible = s.operator
-      ? sql<boolean>`(member_id = ${s.memberId} or member_id is null)`
-      : sql<boolean>`member_id = ${s.memberId}`;
     if (lastEventId === null) {
-      const top = await sql<{ max: number | null }>`select max(id)::bigint as max from member_events`.execute(
-        this.db,
-      );
-      s.lastId = Number(top.rows[0]?.max ?? 0);
+      s.lastId = await latestEventId(this.db);
       return;
     }
     s.lastId = lastEventId;
     if (lastEventId > 0) {
-      const known = await sql<{ ok: boolean }>`select exists (select 1 from member_events
-        where id = ${lastEventId} and ${visible}) as ok`.execute(this.db);
-      if (!known.rows[0]?.ok) {
+      if (!(await eventKnownTo(this.db, lastEventId, s))) {
         s.send('event: reset\ndata: {}\n\n');
-        const top = await sql<{
-          max: number | null;
-        }>`select max(id)::bigint as max from member_events`.execute(this.db);
-        s.lastId = Number(top.rows[0]?.max ?? 0);
+        s.lastId = await latestEventId(this.db);
         return;
       }
     }
@@ -187,24 +176,13 @@ export class EventHub {
   }
 
   private async replay(s: Stream): Promise<void> {
-    const visible = s.operator
-      ? sql<boolean>`(member_id = ${s.memberId} or member_id is null)`
-      : sql<boolean>`member_id = ${s.memberId}`;
-    const rows = await sql<{
-      id: number;
-      member_id: number | null;
-      type: LiveEvent['type'];
-      data: LiveEvent['data'];
-    }>`
-      select id, member_id, type, data from member_events
-      where id > ${s.lastId} and ${visible} order by id limit ${MAX_REPLAY + 1}`.execute(this.db);
-    if (rows.rows.length > MAX_REPLAY) {
+    const rows = await eventsAfter(this.db, s.lastId, s, MAX_REPLAY + 1);
+    if (rows.length > MAX_REPLAY) {
       s.send('event: reset\ndata: {}\n\n');
-      s.lastId = Number(rows.rows[rows.rows.length - 1]?.id ?? s.lastId);
+      s.lastId = Number(rows[rows.length - 1]?.id ?? s.lastId);
       return;
     }
-    for (const r of rows.rows)
-      s.write({ id: Number(r.id), memberId: r.member_id, type: r.type, data: r.data });
+    for (const r of rows) s.write({ id: Number(r.id), memberId: r.member_id, type: r.type, data: r.data });
   }
 
   /** After the bus reconnected: every ready stream reads what it may have missed from the backlog. */

@@ -1,10 +1,12 @@
 import { sql } from 'kysely';
-import type { Tx } from '../../db/client.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import type { LiveEvent } from './bus.ts';
 
 /**
- * The SQL of the events module's table (`member_events`) that other modules need to announce something in
- * their own transaction (DECISIONS §12): the row's trigger notifies the bus on commit, so an event is never
- * sent for a change that rolled back. Other modules never write `member_events` themselves.
+ * The SQL of the events module's table (`member_events`, DECISIONS §12, 010_trade_room.sql). Other modules
+ * announce something in their own transaction through `recordMessageEvents` / `recordOpsEvent` (the row's
+ * trigger notifies the bus on commit, so an event is never sent for a change that rolled back) and never
+ * write `member_events` themselves; the hub reads the backlog and the routes prune it through the rest.
  */
 
 /** Records one `message` event {orderId} for each of an order's two parties (the buyer and the seller). */
@@ -25,4 +27,48 @@ export async function recordOpsEvent(tx: Tx, kind: 'MESSAGE', orderId: number): 
     values (null, 'ops', jsonb_build_object('kind', ${kind}::text, 'orderId', ${orderId}::bigint))`.execute(
     tx,
   );
+}
+
+/** Who reads the backlog: a member sees their own events, an operator also the operators' (member_id null). */
+export interface EventReader {
+  memberId: number;
+  operator: boolean;
+}
+
+const visibleTo = (r: EventReader) =>
+  r.operator
+    ? sql<boolean>`(member_id = ${r.memberId} or member_id is null)`
+    : sql<boolean>`member_id = ${r.memberId}`;
+
+/** The newest event id of the backlog (0 when empty). */
+export async function latestEventId(db: DbOrTx): Promise<number> {
+  const top = await sql<{ max: number | null }>`select max(id)::bigint as max from member_events`.execute(db);
+  return Number(top.rows[0]?.max ?? 0);
+}
+
+/** True when event `id` is still in the backlog and visible to `reader` (a resume point it may use). */
+export async function eventKnownTo(db: DbOrTx, id: number, reader: EventReader): Promise<boolean> {
+  const known = await sql<{ ok: boolean }>`select exists (select 1 from member_events
+        where id = ${id} and ${visibleTo(reader)}) as ok`.execute(db);
+  return Boolean(known.rows[0]?.ok);
+}
+
+/** Up to `limit` events after `afterId` visible to `reader`, oldest first. */
+export async function eventsAfter(db: DbOrTx, afterId: number, reader: EventReader, limit: number) {
+  const rows = await sql<{
+    id: number;
+    member_id: number | null;
+    type: LiveEvent['type'];
+    data: LiveEvent['data'];
+  }>`
+      select id, member_id, type, data from member_events
+      where id > ${afterId} and ${visibleTo(reader)} order by id limit ${limit}`.execute(db);
+  return rows.rows;
+}
+
+/** Deletes events older than `maxAgeSec` seconds; returns the rows removed. */
+export async function deleteEventsOlderThan(db: DbOrTx, maxAgeSec: number): Promise<number> {
+  const r = await sql`delete from member_events
+    where created_at < now() - make_interval(secs => ${maxAgeSec})`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }

@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import type { EventHub } from './hub.ts';
+import { deleteEventsOlderThan } from './repo.ts';
 
 const LAST_EVENT_ID_RE = /^\d{1,15}$/;
 
@@ -64,7 +64,5 @@ export function registerEventRoutes(app: FastifyZod, deps: AppDeps, hub: EventHu
  * further behind gets `reset`). Safe on every instance at once. Returns the rows removed.
  */
 export async function pruneEvents(deps: AppDeps): Promise<number> {
-  const r = await sql`delete from member_events
-    where created_at < now() - make_interval(secs => ${deps.config.tradeRoom.backlogSec})`.execute(deps.db);
-  return Number(r.numAffectedRows ?? 0);
+  return deleteEventsOlderThan(deps.db, deps.config.tradeRoom.backlogSec);
 }

@@ -1,10 +1,17 @@
 import { LIMITS, type ModifyBody, type Profile, type SignupBody } from '@p2p/contract';
-import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError, pgCode, pgConstraint } from '../../http/errors.ts';
 import { hashPassword } from './password.ts';
+import {
+  insertSignupMember,
+  loginIdTaken,
+  memberContact,
+  memberRowById,
+  nicknameTaken,
+  updateMemberProfile,
+} from './repo-members.ts';
 import { revokeAllRefreshTokens } from './session.ts';
 import { requireCurrentPassword } from './step-up.ts';
 import { phoneVerifiedWithin } from './verification.ts';
@@ -42,21 +49,14 @@ export async function signup(
   }
   const passwordHash = await hashPassword(body.password);
   try {
-    const row = await db
-      .insertInto('members')
-      .values({
-        login_id: body.loginId,
-        nickname: body.nickname,
-        name: body.name,
-        country_code: body.countryCode,
-        phone_e164: body.phoneE164,
-        password_hash: passwordHash,
-        bank_name: null,
-        account_no: null,
-        suspended_reason: null,
-      })
-      .returning(['id', 'login_id', 'nickname'])
-      .executeTakeFirstOrThrow();
+    const row = await insertSignupMember(db, {
+      loginId: body.loginId,
+      nickname: body.nickname,
+      name: body.name,
+      countryCode: body.countryCode,
+      phoneE164: body.phoneE164,
+      passwordHash,
+    });
     return { id: row.id, loginId: row.login_id, nickname: row.nickname };
   } catch (err) {
     mapUniqueViolation(err);
@@ -65,27 +65,17 @@ export async function signup(
 
 /** True when no member has this login id (case-insensitive, like the unique index). */
 export async function loginIdAvailable(db: Db, loginId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('members')
-    .select('id')
-    .where(sql<string>`lower(login_id)`, '=', loginId.toLowerCase())
-    .executeTakeFirst();
-  return row === undefined;
+  return !(await loginIdTaken(db, loginId));
 }
 
 /** True when no member has this nickname (case-insensitive, like the unique index). */
 export async function nicknameAvailable(db: Db, nickname: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('members')
-    .select('id')
-    .where(sql<string>`lower(nickname)`, '=', nickname.toLowerCase())
-    .executeTakeFirst();
-  return row === undefined;
+  return !(await nicknameTaken(db, nickname));
 }
 
 /** GET /my: the caller's profile. Throws UNAUTHORIZED if the member vanished. */
 export async function getProfile(db: Db, memberId: number): Promise<Profile> {
-  const m = await db.selectFrom('members').selectAll().where('id', '=', memberId).executeTakeFirst();
+  const m = await memberRowById(db, memberId);
   if (!m) throw new AppError('UNAUTHORIZED');
   return {
     id: m.id,
@@ -117,11 +107,7 @@ export async function modifyProfile(
   sid?: string,
 ): Promise<Profile> {
   const { db } = deps;
-  const current = await db
-    .selectFrom('members')
-    .select(['phone_e164', 'bank_name', 'account_no'])
-    .where('id', '=', memberId)
-    .executeTakeFirst();
+  const current = await memberContact(db, memberId);
   if (!current) throw new AppError('UNAUTHORIZED');
   const phoneChanged = body.phoneE164 !== current.phone_e164;
   const sensitive =
@@ -139,19 +125,14 @@ export async function modifyProfile(
   const passwordHash = body.password ? await hashPassword(body.password) : undefined;
   try {
     await inTx(db, async (tx) => {
-      await tx
-        .updateTable('members')
-        .set({
-          nickname: body.nickName,
-          country_code: body.countryCode,
-          phone_e164: body.phoneE164,
-          bank_name: body.bankName,
-          account_no: body.accountNo,
-          updated_at: sql<Date>`now()`,
-          ...(passwordHash ? { password_hash: passwordHash } : {}),
-        })
-        .where('id', '=', memberId)
-        .execute();
+      await updateMemberProfile(tx, memberId, {
+        nickname: body.nickName,
+        countryCode: body.countryCode,
+        phoneE164: body.phoneE164,
+        bankName: body.bankName,
+        accountNo: body.accountNo,
+        passwordHash,
+      });
       if (passwordHash) await revokeAllRefreshTokens(tx, memberId, sid);
     });
   } catch (err) {

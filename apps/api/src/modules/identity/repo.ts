@@ -124,3 +124,19 @@ export async function insertMember(
     .executeTakeFirstOrThrow();
   return row.id;
 }
+
+/** A member's login id as stored; throws when the member does not exist (the TOTP app's label, DECISIONS §13). */
+export async function loginIdOf(db: DbOrTx, memberId: number): Promise<string> {
+  const m = await db
+    .selectFrom('members')
+    .select('login_id')
+    .where('id', '=', memberId)
+    .executeTakeFirstOrThrow();
+  return m.login_id;
+}
+
+/** True when the database holds any member (start-up seeds the demo data only into an empty one). */
+export async function anyMemberExists(db: DbOrTx): Promise<boolean> {
+  const any = await db.selectFrom('members').select('id').limit(1).executeTakeFirst();
+  return any !== undefined;
+}

@@ -1,22 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { LIMITS, maskPhone, type ResetTicketOut } from '@p2p/contract';
-import { sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../http/errors.ts';
 import { sha256, verifyCode } from './codes.ts';
 import { hashPassword } from './password.ts';
 import { sameStoredPhone } from './phone-match.ts';
+import { resettableMember, setMemberPassword } from './repo-members.ts';
+import { insertResetTicket, useResetTicket } from './repo-sessions.ts';
 import { revokeAllRefreshTokens } from './session.ts';
 
 // Operators are never reset by SMS (DECISIONS §13: they have TOTP and a CLI): to these calls they do not exist.
 async function memberByLoginId(db: Db, loginId: string) {
-  const m = await db
-    .selectFrom('members')
-    .select(['id', 'phone_e164'])
-    .where(sql<string>`lower(login_id)`, '=', loginId.toLowerCase())
-    .where('role', '=', 'MEMBER')
-    .executeTakeFirst();
+  const m = await resettableMember(db, loginId);
   if (!m) throw new AppError('NOT_FOUND_MEMBER_ID');
   return m;
 }
@@ -52,15 +48,7 @@ export async function verifyReset(
   });
   const resetTicket = randomBytes(32).toString('base64url');
   const expiresInSec = LIMITS.resetTicketTtlSec;
-  await db
-    .insertInto('reset_tickets')
-    .values({
-      member_id: m.id,
-      ticket_hash: sha256(resetTicket),
-      expires_at: sql<Date>`now() + make_interval(secs => ${expiresInSec})`,
-      used_at: null,
-    })
-    .execute();
+  await insertResetTicket(db, { memberId: m.id, ticketHash: sha256(resetTicket), ttlSec: expiresInSec });
   return { resetTicket, expiresInSec };
 }
 
@@ -74,21 +62,9 @@ export async function resetPassword(
 ): Promise<void> {
   const passwordHash = await hashPassword(body.newPassword);
   await inTx(db, async (tx) => {
-    const ticket = await tx
-      .updateTable('reset_tickets')
-      .set({ used_at: sql<Date>`now()` })
-      .where('ticket_hash', '=', sha256(body.resetTicket))
-      .where('used_at', 'is', null)
-      .where(sql<boolean>`expires_at > now()`)
-      .returning('member_id')
-      .executeTakeFirst();
-    if (!ticket) throw new AppError('RESET_TICKET_INVALID');
-    await tx
-      .updateTable('members')
-      .set({ password_hash: passwordHash, updated_at: sql<Date>`now()` })
-      .where('id', '=', ticket.member_id)
-      .where('role', '=', 'MEMBER')
-      .execute();
-    await revokeAllRefreshTokens(tx, ticket.member_id);
+    const memberId = await useResetTicket(tx, sha256(body.resetTicket));
+    if (memberId === undefined) throw new AppError('RESET_TICKET_INVALID');
+    await setMemberPassword(tx, memberId, passwordHash);
+    await revokeAllRefreshTokens(tx, memberId);
   });
 }

@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { LoginBody, Role, TokenPair } from '@p2p/contract';
-import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
@@ -9,6 +8,15 @@ import { checkOperatorTotp } from '../ops/totp.ts';
 import { sha256 } from './codes.ts';
 import type { IdentityLimits } from './limits.ts';
 import { hashPassword, verifyPassword } from './password.ts';
+import { memberForLogin, memberRole } from './repo-members.ts';
+import {
+  insertRefreshTokenRow,
+  lockRefreshToken,
+  markRefreshTokenRotated,
+  refreshTokenFamily,
+  revokeFamilyRows,
+  revokeMemberRefreshTokens,
+} from './repo-sessions.ts';
 
 let timingHash: Promise<string> | undefined;
 // Unknown ids still pay for one argon2 verification, so response time does not tell which ids exist.
@@ -24,17 +32,7 @@ async function insertRefreshToken(
   ttlSec: number,
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await db
-    .insertInto('refresh_tokens')
-    .values({
-      member_id: memberId,
-      family_id: familyId,
-      token_hash: sha256(token),
-      expires_at: sql<Date>`now() + make_interval(secs => ${ttlSec})`,
-      rotated_at: null,
-      revoked_at: null,
-    })
-    .execute();
+  await insertRefreshTokenRow(db, { memberId, familyId, tokenHash: sha256(token), ttlSec });
   return token;
 }
 
@@ -72,11 +70,7 @@ export async function login(
   await limits.loginPerId.consume(keys.id);
   await limits.login.consume(keys.pair);
   await limits.loginGlobal.consume(keys.all);
-  const member = await deps.db
-    .selectFrom('members')
-    .select(['id', 'role', 'status', 'password_hash'])
-    .where(sql<string>`lower(login_id)`, '=', id)
-    .executeTakeFirst();
+  const member = await memberForLogin(deps.db, id);
   const valid = await verifyPassword(member?.password_hash ?? (await equalizerHash()), body.password);
   if (!member || !valid) throw new AppError('INVALID_CREDENTIALS');
   // Operators with a confirmed TOTP also need a code; asked only now, after a right password (DECISIONS §13).
@@ -98,13 +92,9 @@ export async function login(
  * is revoked too, so a client that lost its refresh token can still end its session.
  */
 export async function logout(db: DbOrTx, refreshToken: string, sid?: string): Promise<void> {
-  const row = await db
-    .selectFrom('refresh_tokens')
-    .select('family_id')
-    .where('token_hash', '=', sha256(refreshToken))
-    .executeTakeFirst();
-  if (row) await revokeFamily(db, row.family_id);
-  if (sid) await revokeFamily(db, sid);
+  const familyId = await refreshTokenFamily(db, sha256(refreshToken));
+  if (familyId) await revokeFamilyRows(db, familyId);
+  if (sid) await revokeFamilyRows(db, sid);
 }
 
 type RotateResult =
@@ -118,56 +108,25 @@ type RotateResult =
  */
 export async function refresh(deps: AppDeps, refreshToken: string): Promise<TokenPair> {
   const result = await inTx(deps.db, async (tx): Promise<RotateResult> => {
-    const row = await tx
-      .selectFrom('refresh_tokens as t')
-      .innerJoin('members as m', 'm.id', 't.member_id')
-      .select([
-        't.id',
-        't.member_id',
-        't.family_id',
-        't.rotated_at',
-        't.revoked_at',
-        'm.status',
-        sql<boolean>`t.expires_at <= now()`.as('expired'),
-      ])
-      .where('t.token_hash', '=', sha256(refreshToken))
-      .forUpdate('t')
-      .executeTakeFirst();
+    const row = await lockRefreshToken(tx, sha256(refreshToken));
     if (!row || row.revoked_at !== null || row.expired) return { ok: false };
     if (row.rotated_at !== null) {
-      await revokeFamily(tx, row.family_id);
+      await revokeFamilyRows(tx, row.family_id);
       return { ok: false };
     }
     if (row.status === 'SUSPENDED') return { ok: false, suspended: true };
-    await tx
-      .updateTable('refresh_tokens')
-      .set({ rotated_at: sql<Date>`now()` })
-      .where('id', '=', row.id)
-      .execute();
+    await markRefreshTokenRotated(tx, row.id);
     const token = await insertRefreshToken(tx, row.member_id, row.family_id, deps.config.refreshTokenTtlSec);
     return { ok: true, memberId: row.member_id, familyId: row.family_id, token };
   });
   if (!result.ok) throw new AppError(result.suspended ? 'MEMBER_SUSPENDED' : 'REFRESH_TOKEN_INVALID');
-  const member = await deps.db
-    .selectFrom('members')
-    .select('role')
-    .where('id', '=', result.memberId)
-    .executeTakeFirstOrThrow();
+  const role = await memberRole(deps.db, result.memberId);
   const accessToken = await deps.tokens.sign({
     memberId: result.memberId,
-    role: member.role,
+    role,
     sid: result.familyId,
   });
   return { accessToken, refreshToken: result.token };
-}
-
-async function revokeFamily(db: DbOrTx, familyId: string): Promise<void> {
-  await db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: sql<Date>`now()` })
-    .where('family_id', '=', familyId)
-    .where('revoked_at', 'is', null)
-    .execute();
 }
 
 /**
@@ -179,11 +138,5 @@ export async function revokeAllRefreshTokens(
   memberId: number,
   keepFamilyId?: string,
 ): Promise<void> {
-  let q = db
-    .updateTable('refresh_tokens')
-    .set({ revoked_at: sql<Date>`now()` })
-    .where('member_id', '=', memberId)
-    .where('revoked_at', 'is', null);
-  if (keepFamilyId) q = q.where('family_id', '<>', keepFamilyId);
-  await q.execute();
+  await revokeMemberRefreshTokens(db, memberId, keepFamilyId);
 }

@@ -4,6 +4,7 @@ import { AppError } from '../../http/errors.ts';
 import { verifyCode } from './codes.ts';
 import { createStepUpLimit, type Limit } from './limits.ts';
 import { verifyPassword } from './password.ts';
+import { memberSecrets } from './repo-members.ts';
 
 type StepUpDeps = Pick<AppDeps, 'db' | 'config' | 'redis'>;
 
@@ -20,11 +21,7 @@ function budgetOf(deps: StepUpDeps): Limit {
 }
 
 async function memberOf(deps: StepUpDeps, memberId: number) {
-  const m = await deps.db
-    .selectFrom('members')
-    .select(['password_hash', 'phone_e164'])
-    .where('id', '=', memberId)
-    .executeTakeFirst();
+  const m = await memberSecrets(deps.db, memberId);
   if (!m) throw new AppError('UNAUTHORIZED');
   return m;
 }

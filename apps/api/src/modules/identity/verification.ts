@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
 import type { DbOrTx } from '../../db/client.ts';
+import { codeVerifiedWithin } from './repo-codes.ts';
 
 /**
  * True when `phoneE164` had a code verified for `purpose` within the last `withinSec` seconds
@@ -28,13 +28,5 @@ export async function phoneVerifiedWithin(
   withinSec: number,
   memberId?: number,
 ): Promise<boolean> {
-  let q = db
-    .selectFrom('sms_codes')
-    .select('id')
-    .where('phone_e164', '=', phoneE164)
-    .where('purpose', '=', purpose)
-    .where('verified_at', '>', sql<Date>`now() - make_interval(secs => ${withinSec})`);
-  if (memberId !== undefined) q = q.where('member_id', '=', memberId);
-  const row = await q.limit(1).executeTakeFirst();
-  return row !== undefined;
+  return codeVerifiedWithin(db, { phoneE164, purpose, withinSec, memberId });
 }

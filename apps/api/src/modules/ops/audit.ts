@@ -1,4 +1,5 @@
 import type { Tx } from '../../db/client.ts';
+import { insertAuditRow } from './repo.ts';
 
 export interface AuditRecord {
   operatorId: number;
@@ -15,15 +16,12 @@ export interface AuditRecord {
  * DESIGN habit 3: a state change and its audit record commit together or not at all).
  */
 export async function audit(tx: Tx, r: AuditRecord): Promise<void> {
-  await tx
-    .insertInto('audit_log')
-    .values({
-      operator_id: r.operatorId,
-      action: r.action,
-      target_type: r.targetType,
-      target_id: String(r.targetId),
-      reason: r.reason ?? null,
-      data: r.data ? JSON.stringify(r.data) : null,
-    })
-    .execute();
+  await insertAuditRow(tx, {
+    operatorId: r.operatorId,
+    action: r.action,
+    targetType: r.targetType,
+    targetId: String(r.targetId),
+    reason: r.reason ?? null,
+    data: r.data ? JSON.stringify(r.data) : null,
+  });
 }

@@ -20,9 +20,8 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import { checkLedger } from '../../ledger/check.ts';
-import { listAuditLog } from './audit-log.ts';
-import { listMembers, memberDetail, suspendMember, unsuspendMember } from './members.ts';
-import { opsSummary } from './summary.ts';
+import { suspendMember, unsuspendMember } from './members.ts';
+import { listAuditLog, listMembers, memberDetail, opsSummary } from './queries.ts';
 import { confirmTotp, enrollTotp, totpStatus } from './totp.ts';
 
 const IdParams = z.object({ id: idParam });

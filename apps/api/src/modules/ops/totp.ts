@@ -1,11 +1,20 @@
 import type { OpsTotpEnrollment, OpsTotpStatus } from '@p2p/contract';
-import { sql } from 'kysely';
 import { generateSecret, generateURI, verify } from 'otplib';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../http/errors.ts';
+import { loginIdOf } from '../identity/repo.ts';
 import { audit } from './audit.ts';
+import {
+  confirmTotpRow,
+  deleteTotp,
+  hasConfirmedTotp,
+  lockTotpRow,
+  setTotpLastStep,
+  totpConfirmation,
+  upsertPendingTotp,
+} from './repo.ts';
 import { openTotpSecret, sealTotpSecret, totpKey } from './totp-crypto.ts';
 
 /** Name shown by authenticator apps next to the operator's login ID. */
@@ -27,22 +36,9 @@ async function acceptedStep(secret: string, code: string, afterStep: number | nu
   return r.valid && 'timeStep' in r ? r.timeStep : null;
 }
 
-async function lockedRow(tx: DbOrTx, memberId: number) {
-  return tx
-    .selectFrom('operator_totp')
-    .select(['secret_enc', 'confirmed_at', 'last_time_step'])
-    .where('member_id', '=', memberId)
-    .forUpdate()
-    .executeTakeFirst();
-}
-
 /** GET /ops/api/v1/totp: whether the operator's second factor is on, or an enrollment waits. */
 export async function totpStatus(db: Db, memberId: number): Promise<OpsTotpStatus> {
-  const row = await db
-    .selectFrom('operator_totp')
-    .select('confirmed_at')
-    .where('member_id', '=', memberId)
-    .executeTakeFirst();
+  const row = await totpConfirmation(db, memberId);
   return {
     enrolled: Boolean(row?.confirmed_at),
     pending: Boolean(row && !row.confirmed_at),
@@ -60,32 +56,16 @@ export async function enrollTotp(deps: AppDeps, memberId: number): Promise<OpsTo
   const secret = generateSecret();
   const sealed = sealTotpSecret(totpKey(deps.config), memberId, secret);
   const loginId = await inTx(deps.db, async (tx) => {
-    const row = await lockedRow(tx, memberId);
+    const row = await lockTotpRow(tx, memberId);
     if (row?.confirmed_at) throw new AppError('TOTP_ALREADY_ENROLLED');
-    await tx
-      .insertInto('operator_totp')
-      .values({ member_id: memberId, secret_enc: sealed, confirmed_at: null, last_time_step: null })
-      .onConflict((oc) =>
-        oc.column('member_id').doUpdateSet({
-          secret_enc: sealed,
-          enrolled_at: sql<Date>`now()`,
-          confirmed_at: null,
-          last_time_step: null,
-        }),
-      )
-      .execute();
+    await upsertPendingTotp(tx, memberId, sealed);
     await audit(tx, {
       operatorId: memberId,
       action: 'operator.totp.enroll',
       targetType: 'member',
       targetId: memberId,
     });
-    const m = await tx
-      .selectFrom('members')
-      .select('login_id')
-      .where('id', '=', memberId)
-      .executeTakeFirstOrThrow();
-    return m.login_id;
+    return loginIdOf(tx, memberId);
   });
   return { secret, otpauthUrl: generateURI({ issuer: TOTP_ISSUER, label: loginId, secret }) };
 }
@@ -97,17 +77,13 @@ export async function enrollTotp(deps: AppDeps, memberId: number): Promise<OpsTo
  */
 export async function confirmTotp(deps: AppDeps, memberId: number, code: string): Promise<OpsTotpStatus> {
   await inTx(deps.db, async (tx) => {
-    const row = await lockedRow(tx, memberId);
+    const row = await lockTotpRow(tx, memberId);
     if (!row) throw new AppError('INVALID_STATE');
     if (row.confirmed_at) throw new AppError('TOTP_ALREADY_ENROLLED');
     const secret = openTotpSecret(totpKey(deps.config), memberId, row.secret_enc);
     const step = await acceptedStep(secret, code, null);
     if (step === null) throw new AppError('TOTP_INVALID');
-    await tx
-      .updateTable('operator_totp')
-      .set({ confirmed_at: sql<Date>`now()`, last_time_step: step })
-      .where('member_id', '=', memberId)
-      .execute();
+    await confirmTotpRow(tx, memberId, step);
     await audit(tx, {
       operatorId: memberId,
       action: 'operator.totp.confirm',
@@ -129,26 +105,16 @@ export async function checkOperatorTotp(
   memberId: number,
   code: string | undefined,
 ): Promise<void> {
-  const on = await deps.db
-    .selectFrom('operator_totp')
-    .select('member_id')
-    .where('member_id', '=', memberId)
-    .where('confirmed_at', 'is not', null)
-    .executeTakeFirst();
-  if (!on) return;
+  if (!(await hasConfirmedTotp(deps.db, memberId))) return;
   if (!code) throw new AppError('TOTP_REQUIRED');
   await inTx(deps.db, async (tx) => {
-    const row = await lockedRow(tx, memberId);
+    const row = await lockTotpRow(tx, memberId);
     // Reset between the two reads: nothing to check any more.
     if (!row?.confirmed_at) return;
     const secret = openTotpSecret(totpKey(deps.config), memberId, row.secret_enc);
     const step = await acceptedStep(secret, code, row.last_time_step);
     if (step === null) throw new AppError('TOTP_INVALID');
-    await tx
-      .updateTable('operator_totp')
-      .set({ last_time_step: step })
-      .where('member_id', '=', memberId)
-      .execute();
+    await setTotpLastStep(tx, memberId, step);
   });
 }
 
@@ -160,8 +126,7 @@ export async function checkOperatorTotp(
  */
 export async function resetTotp(db: Db, memberId: number, via: string): Promise<boolean> {
   return inTx(db, async (tx) => {
-    const gone = await tx.deleteFrom('operator_totp').where('member_id', '=', memberId).executeTakeFirst();
-    if (gone.numDeletedRows === 0n) return false;
+    if (!(await deleteTotp(tx, memberId))) return false;
     await audit(tx, {
       operatorId: memberId,
       action: 'operator.totp.reset',

@@ -1,10 +1,10 @@
 import { maskPhone, type SmsRequestBody } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { sql } from 'kysely';
 import type { AppDeps } from '../../../deps.ts';
 import { AppError } from '../../../http/errors.ts';
 import { type CodePurpose, discardCode, issueCode, verifyCode } from '../codes.ts';
 import type { IdentityLimits } from '../limits.ts';
+import { phoneUsedByMember, resettableMember } from '../repo-members.ts';
 import type { SmsSetup } from './provider.ts';
 
 export interface SmsContext {
@@ -28,12 +28,7 @@ async function resolveTarget(
   const { db, config } = ctx.deps;
   if (body.purpose === 'reset') {
     // Operators are never reset by SMS (DECISIONS §13): to this flow their ids do not exist.
-    const member = await db
-      .selectFrom('members')
-      .select(['id', 'phone_e164'])
-      .where(sql<string>`lower(login_id)`, '=', (body.loginId ?? '').toLowerCase())
-      .where('role', '=', 'MEMBER')
-      .executeTakeFirst();
+    const member = await resettableMember(db, body.loginId ?? '');
     if (!member) throw new AppError('NOT_FOUND_MEMBER_ID');
     // A wrong phone gets the same answer as the right one (the code goes to the stored phone either way and
     // only the member can read it): telling them apart would let the masked phone be guessed digit by digit.
@@ -47,13 +42,7 @@ async function resolveTarget(
   // The body schema guarantees an E.164 phone whenever the purpose is not 'reset'.
   const phone = body.phone ?? '';
   if (memberId === null) {
-    const owner = await db
-      .selectFrom('members')
-      .select('id')
-      .where('phone_e164', '=', phone)
-      .where('role', '=', 'MEMBER')
-      .executeTakeFirst();
-    if (owner) throw new AppError('PHONE_TAKEN');
+    if (await phoneUsedByMember(db, phone)) throw new AppError('PHONE_TAKEN');
   }
   return { phone, purpose: memberId === null ? 'signup' : 'member', ttlSec: config.sms.codeTtlSec, memberId };
 }
