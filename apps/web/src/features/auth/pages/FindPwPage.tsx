@@ -41,6 +41,8 @@ export default function FindPwPage() {
     resolver: zodResolver(findPwSchema),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
+    // as before: the messages show without moving focus (no keyboard popping up on a phone)
+    shouldFocusError: false,
     defaultValues: { loginId: '', code: '', password: '', confirm: '' },
   });
   const { register, setValue, watch, getValues, formState } = form;
