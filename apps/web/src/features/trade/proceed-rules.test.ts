@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import kr from '../../i18n/locales/kr/trade.json';
-import { canSubmitProceed, normalizeTxid, txidError } from './proceed-rules';
+import { canSubmitProceed, normalizeTxid, proceedSchema, txidError } from './proceed-rules';
 
 describe('proceed rules (SPEC §5 "Proceed")', () => {
   it('the TxID is trimmed', () => {
@@ -24,5 +24,16 @@ describe('proceed rules (SPEC §5 "Proceed")', () => {
   it('success and failure texts of SPEC §8', () => {
     expect(kr.proceed.success).toBe('거래가 완료되었습니다.');
     expect(kr.proceed.failed).toBe('거래 완료 처리 중 오류가 발생했습니다.');
+  });
+});
+
+describe('proceed form schema', () => {
+  const v = { amountChecked: true, nameChecked: true, txid: '0xabc', password: 'pw' };
+  it('reports TXID_REQUIRED on the TxID only', () => {
+    expect(proceedSchema.safeParse(v).success).toBe(true);
+    const r = proceedSchema.safeParse({ ...v, txid: '  ', password: '' });
+    expect(r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['txid', 'TXID_REQUIRED'],
+    ]);
   });
 });

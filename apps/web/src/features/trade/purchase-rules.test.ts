@@ -9,6 +9,7 @@ import {
   type PurchaseFormState,
   parseKrwInput,
   purchaseBlocker,
+  purchaseSchema,
   receiveQtyOf,
 } from './purchase-rules';
 
@@ -95,5 +96,19 @@ describe('purchase rules (SPEC §5 "Purchase")', () => {
     expect(countryKey('1')).toBe('1');
     expect(countryKey('44')).toBe('other');
     expect(kr.purchase.country.other).toBe('기타');
+  });
+});
+
+describe('purchase form schema', () => {
+  const v = { krw: 0, destType: 'INTERNAL' as const, address: '', reserveDate: '', reserveTime: '' };
+  const issues = (krw: number) => {
+    const r = purchaseSchema(50_000).safeParse({ ...v, krw });
+    return r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message]);
+  };
+  it('reports the amount rules on the amount; nothing typed is no error', () => {
+    expect(issues(0)).toEqual([]);
+    expect(issues(60_000)).toEqual([]);
+    expect(issues(10_000)).toEqual([['krw', 'BELOW_MIN']]);
+    expect(issues(9_500_001)).toEqual([['krw', 'ABOVE_MAX']]);
   });
 });

@@ -1,5 +1,7 @@
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { minPurchaseKrw, receiveQty } from '@p2p/contract/money.ts';
+import { z } from 'zod';
+import { schemaOf } from '../../lib/form-rules';
 
 /**
  * The purchase form rules of SPEC §5 "Purchase", kept pure so they are testable. Won are integers; the
@@ -72,6 +74,24 @@ export function purchaseBlocker(f: PurchaseFormState): PurchaseError | 'AMOUNT_R
   if (f.reserve && (!f.reserveDate || !f.reserveTime)) return 'RESERVE_REQUIRED';
   return undefined;
 }
+
+const purchaseObject = z.object({
+  krw: z.number().int(),
+  destType: z.enum(['INTERNAL', 'EXTERNAL']),
+  address: z.string(),
+  reserveDate: z.string(),
+  reserveTime: z.string(),
+});
+
+/** The /purchase form as typed; the listing, the purchase type and the member's wallet come from elsewhere. */
+export type PurchaseValues = z.infer<typeof purchaseObject>;
+
+/**
+ * The purchase form's schema: the amount rules at the amount field while typing (nothing typed is no error).
+ * The rest of `purchaseBlocker` keeps the button disabled and says why under it.
+ */
+export const purchaseSchema = (minKrw: number) =>
+  schemaOf(purchaseObject, (v): Partial<Record<string, string>> => ({ krw: amountError(v.krw, minKrw) }));
 
 /** Country name key of a calling code (SPEC §2: 82 Korea, 81 Japan, 1 US, else other). */
 export function countryKey(code: string): '82' | '81' | '1' | 'other' {

@@ -7,6 +7,7 @@ import {
   sanitizePrice,
   sanitizeSellQty,
   sellFormError,
+  sellSchema,
 } from './sell-rules';
 
 const ok: SellFormValues = {
@@ -76,5 +77,27 @@ describe('sell rules (SPEC §5 "Sell"), each with its Korean message', () => {
     expect(sanitizePrice('12,000원')).toBe('12,000');
     expect(parsePrice('12,000')).toBe(12_000);
     expect(sanitizeAccountNo('110-123-456 789')).toBe('110123456789');
+  });
+});
+
+describe('sell form schema', () => {
+  const fields = {
+    coin: 'BTC',
+    minQty: '0.1',
+    maxQty: '1',
+    unitPriceKrw: '1,000',
+    bank: '신한은행',
+    customBank: '',
+    accountNo: '123',
+  };
+  const issues = (hasWallet: boolean, patch: Partial<typeof fields> = {}) => {
+    const r = sellSchema(hasWallet).safeParse({ ...fields, ...patch });
+    return r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message]);
+  };
+  it('passes a complete form with a wallet', () => expect(issues(true)).toEqual([]));
+  it('reports only the first broken rule, on the field that shows it', () => {
+    expect(issues(false, { minQty: '' })).toEqual([['coin', 'WALLET_REQUIRED']]);
+    expect(issues(true, { minQty: '2' })).toEqual([['minQty', 'MIN_ABOVE_MAX']]);
+    expect(issues(true, { bank: '' })).toEqual([['bank', 'BANK_REQUIRED']]);
   });
 });

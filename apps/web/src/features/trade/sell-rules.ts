@@ -1,5 +1,7 @@
 import { toUnits } from '@p2p/contract/money.ts';
+import { z } from 'zod';
 import { OTHER_BANK } from '../../lib/banks';
+import { schemaOf } from '../../lib/form-rules';
 
 /**
  * The sell form rules of SPEC §5 "Sell", pure and in SPEC order. Each returns a code whose Korean text is
@@ -43,6 +45,36 @@ export function sellFormError(v: SellFormValues): SellError | undefined {
   if (min > max) return 'MIN_ABOVE_MAX';
   return undefined;
 }
+
+const sellObject = z.object({
+  coin: z.string(),
+  minQty: z.string(),
+  maxQty: z.string(),
+  unitPriceKrw: z.string(),
+  bank: z.string(),
+  customBank: z.string(),
+  accountNo: z.string(),
+});
+
+/** The /sell form as typed; whether the member has a wallet of the coin comes from the wallet list. */
+export type SellFields = z.infer<typeof sellObject>;
+
+/** The field whose line shows each code: the wallet line (coin), the quantities, the bank, the bank name. */
+export const SELL_ERROR_FIELD: Record<SellError, keyof SellFields> = {
+  WALLET_REQUIRED: 'coin',
+  REQUIRED_FIELDS: 'minQty',
+  NOT_POSITIVE: 'minQty',
+  MIN_ABOVE_MAX: 'minQty',
+  BANK_REQUIRED: 'bank',
+  BANK_NAME_REQUIRED: 'customBank',
+};
+
+/** The sell form's schema: the first broken rule of `sellFormError`, on the field that shows it. */
+export const sellSchema = (hasWallet: boolean) =>
+  schemaOf(sellObject, (v): Partial<Record<string, string>> => {
+    const code = sellFormError({ ...v, hasWallet });
+    return code ? { [SELL_ERROR_FIELD[code]]: code } : {};
+  });
 
 /** Quantity input: digits and one dot, at most 4 decimals (SPEC §5); extra characters are dropped. */
 export function sanitizeSellQty(raw: string): string {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import kr from '../../i18n/locales/kr/wallet.json';
-import { canWithdraw, formatWithdrawInput, plainAmount, withdrawAmountError } from './withdraw-rules';
+import {
+  canWithdraw,
+  formatWithdrawInput,
+  plainAmount,
+  validateWithdraw,
+  type WithdrawValues,
+  withdrawAmountError,
+  withdrawSchema,
+} from './withdraw-rules';
 
 describe('withdraw amount rules (SPEC §5 "Withdraw")', () => {
   it('digits and one dot only, at most 6 decimals, thousands separators', () => {
@@ -33,5 +41,23 @@ describe('withdraw amount rules (SPEC §5 "Withdraw")', () => {
     expect(canWithdraw('2', '1', 'addr', false)).toBe(false);
     expect(canWithdraw('0.5', '1', ' ', false)).toBe(false);
     expect(canWithdraw('0.5', '1', 'addr', true)).toBe(false);
+  });
+});
+
+describe('withdraw form schema', () => {
+  const v: WithdrawValues = { destType: 'INTERNAL', address: '', amount: '', password: '' };
+  it('empty fields are no error; the button is what waits for them', () => {
+    expect(validateWithdraw(v, 'BTC', '1')).toEqual({});
+    expect(withdrawSchema('BTC', '1').safeParse(v).success).toBe(true);
+  });
+  it('reports the address shape and the amount rules on their fields', () => {
+    expect(validateWithdraw({ ...v, address: 'nope', amount: '2' }, 'BTC', '1')).toEqual({
+      address: 'ADDRESS_INVALID',
+      amount: 'EXCEEDS_BALANCE',
+    });
+    const r = withdrawSchema('BTC', '1').safeParse({ ...v, amount: '0' });
+    expect(r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
+      ['amount', 'NOT_POSITIVE'],
+    ]);
   });
 });

@@ -2,6 +2,8 @@ import { addressLooksValid } from '@p2p/contract/address-format.ts';
 import type { Coin } from '@p2p/contract/enums.ts';
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { groupDecimal, toUnits } from '@p2p/contract/money.ts';
+import { z } from 'zod';
+import { schemaOf } from '../../lib/form-rules';
 
 /**
  * The withdraw amount rules of SPEC §5 "Withdraw": digits and one dot, at most 6 decimals, shown with
@@ -56,3 +58,33 @@ export function canWithdraw(
     (coin === undefined || addressLooksValid(coin, address))
   );
 }
+
+const withdrawObject = z.object({
+  destType: z.enum(['INTERNAL', 'EXTERNAL']),
+  address: z.string(),
+  amount: z.string(),
+  password: z.string(),
+});
+
+/** The /withdraw form: destination, address, the formatted amount and the review sheet's password. */
+export type WithdrawValues = z.infer<typeof withdrawObject>;
+
+/**
+ * Field -> error code while typing: ADDRESS_INVALID for an address without the shape of the coin's addresses
+ * (issue 13), the amount rules above. Empty fields are no error (the button stays disabled, `canWithdraw`);
+ * the password is checked when the member confirms.
+ */
+export function validateWithdraw(
+  v: WithdrawValues,
+  coin: Coin | undefined,
+  balance: string,
+): Partial<Record<keyof WithdrawValues, string>> {
+  const e: Partial<Record<keyof WithdrawValues, string>> = {};
+  if (coin && v.address.trim() && !addressLooksValid(coin, v.address)) e.address = 'ADDRESS_INVALID';
+  const amount = withdrawAmountError(v.amount, balance);
+  if (amount) e.amount = amount;
+  return e;
+}
+
+export const withdrawSchema = (coin: Coin | undefined, balance: string) =>
+  schemaOf(withdrawObject, (v) => validateWithdraw(v, coin, balance));

@@ -1,5 +1,7 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { LIMITS } from '@p2p/contract';
 import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
@@ -17,7 +19,7 @@ import { findPhone } from '../api/find-phone';
 import { resetPassword } from '../api/reset-password';
 import { verifyResetCode } from '../api/verify-reset-code';
 import s from '../auth.module.css';
-import { passwordError } from '../signup-rules';
+import { type FindPwValues, findPwSchema } from '../findpw-rules';
 
 type Step = 'id' | 'code' | 'password';
 
@@ -31,14 +33,20 @@ export default function FindPwPage() {
   const countdown = useCountdown();
   const [step, setStep] = useState<Step>('id');
   const [busy, setBusy] = useState(false);
-  const [loginId, setLoginId] = useState('');
   const [maskedPhone, setMaskedPhone] = useState('');
   const [sent, setSent] = useState(false);
-  const [code, setCode] = useState('');
   const [ticket, setTicket] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [touched, setTouched] = useState(false);
+  // Field errors only after the first try of the last step, then live (reValidateMode).
+  const form = useForm<FindPwValues>({
+    resolver: zodResolver(findPwSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    // as before: the messages show without moving focus (no keyboard popping up on a phone)
+    shouldFocusError: false,
+    defaultValues: { loginId: '', code: '', password: '', confirm: '' },
+  });
+  const { register, setValue, watch, getValues, formState } = form;
+  const code = watch('code');
 
   const run = async (fn: () => Promise<void>) => {
     setBusy(true);
@@ -51,6 +59,7 @@ export default function FindPwPage() {
 
   const submitId = (e: FormEvent) => {
     e.preventDefault();
+    const loginId = getValues('loginId');
     if (!loginId.trim()) return notify.error(t('common:fields.ID_REQUIRED'));
     void run(async () => {
       try {
@@ -68,7 +77,7 @@ export default function FindPwPage() {
   const sendCode = () =>
     run(async () => {
       try {
-        await requestSmsCode({ purpose: 'reset', loginId: loginId.trim(), phone: maskedPhone });
+        await requestSmsCode({ purpose: 'reset', loginId: getValues('loginId').trim(), phone: maskedPhone });
         setSent(true);
         countdown.start(LIMITS.resetCodeTtlSec);
         notify.success(t('common:phone.sent'));
@@ -83,7 +92,8 @@ export default function FindPwPage() {
     if (!countdown.running) return notify.error(t('common:errors.CODE_EXPIRED'));
     void run(async () => {
       try {
-        setTicket(await verifyResetCode({ id: loginId.trim(), code: code.trim(), phone: maskedPhone }));
+        const id = getValues('loginId').trim();
+        setTicket(await verifyResetCode({ id, code: code.trim(), phone: maskedPhone }));
         countdown.stop();
         notify.success(t('common:phone.confirmed'));
         setStep('password');
@@ -93,13 +103,9 @@ export default function FindPwPage() {
     });
   };
 
-  const pwErr = touched ? fieldText(passwordError(password)) : undefined;
-  const confirmErr = touched && confirm !== password ? fieldText('PASSWORD_MISMATCH') : undefined;
-  const submitPassword = (e: FormEvent) => {
-    e.preventDefault();
-    setTouched(true);
-    if (passwordError(password) || confirm !== password) return;
-    void run(async () => {
+  const err = (k: keyof FindPwValues) => fieldText(formState.errors[k]?.message);
+  const submitPassword = form.handleSubmit(({ password }) =>
+    run(async () => {
       try {
         await resetPassword(ticket, password);
         notify.success(t('auth:findPw.changed'));
@@ -107,8 +113,8 @@ export default function FindPwPage() {
       } catch (err) {
         notify.error(errorText(err, 'auth:findPw.changeFailed'));
       }
-    });
-  };
+    }),
+  );
 
   return (
     <Page title={t('auth:findPw.title')}>
@@ -127,12 +133,7 @@ export default function FindPwPage() {
       <Card key={step} className={s.fade} data-testid={`findpw-step-${step}`}>
         {step === 'id' && (
           <form className={s.form} onSubmit={submitId} noValidate>
-            <TextField
-              label={t('auth:fields.loginId')}
-              autoComplete="username"
-              value={loginId}
-              onChange={(e) => setLoginId(e.target.value)}
-            />
+            <TextField label={t('auth:fields.loginId')} autoComplete="username" {...register('loginId')} />
             <Button type="submit" block disabled={busy}>
               {t('common:actions.next')}
             </Button>
@@ -162,7 +163,7 @@ export default function FindPwPage() {
               autoComplete="one-time-code"
               maxLength={LIMITS.smsCodeLength}
               value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+              onChange={(e) => setValue('code', e.currentTarget.value.replace(/\D/g, ''))}
               aside={
                 <span className={s.timer} data-testid="code-timer">
                   {countdown.running ? formatMmSs(countdown.remaining) : ''}
@@ -179,16 +180,14 @@ export default function FindPwPage() {
             <PasswordField
               label={t('auth:findPw.newPassword')}
               autoComplete="new-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              error={pwErr}
+              {...register('password', { deps: ['confirm'] })}
+              error={err('password')}
             />
             <PasswordField
               label={t('auth:fields.passwordConfirm')}
               autoComplete="new-password"
-              value={confirm}
-              onChange={(e) => setConfirm(e.target.value)}
-              error={confirmErr}
+              {...register('confirm')}
+              error={err('confirm')}
             />
             <Button type="submit" block disabled={busy}>
               {t('auth:findPw.change')}

@@ -1,5 +1,7 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
@@ -18,7 +20,7 @@ import { DetailSkeleton } from '../components/DetailSkeleton';
 import { OrderChat } from '../components/OrderChat';
 import { ProtocolDialog } from '../components/ProtocolDialog';
 import { StatusPanel } from '../components/StatusPanel';
-import { normalizeTxid, txidError } from '../proceed-rules';
+import { normalizeTxid, type ProceedValues, proceedSchema } from '../proceed-rules';
 import { canRelease, memberActions } from '../protocol-rules';
 import s from '../trade.module.css';
 import { orderIdOf } from '../trade-state';
@@ -54,12 +56,14 @@ function ReleaseForm({ orderId }: { orderId: number }) {
   const navigate = useNavigate();
   const qc = useQueryClient();
   const q = useQuery(orderQueries.seller(orderId));
-  const [amountChecked, setAmountChecked] = useState(false);
-  const [nameChecked, setNameChecked] = useState(false);
-  const [txid, setTxid] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | undefined>();
+  // The TxID's error shows from its first blur, then while typing (mode onTouched).
+  const form = useForm<ProceedValues>({
+    resolver: zodResolver(proceedSchema),
+    mode: 'onTouched',
+    defaultValues: { amountChecked: false, nameChecked: false, txid: '', password: '' },
+  });
+  const { register, setValue, watch, setError, clearErrors, formState } = form;
+  const { amountChecked, nameChecked, txid, password } = watch();
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const order = q.data;
@@ -72,7 +76,7 @@ function ReleaseForm({ orderId }: { orderId: number }) {
   const qty = `${formatQty(order.requestQty)} ${order.coinCode}`;
   const allowed = memberActions(order, 'seller', Date.now()).actions.includes('complete');
   const ready = canRelease({ amountChecked, nameChecked, txid, password, submitting });
-  const error = touched ? txidError(txid) : undefined;
+  const error = formState.errors.txid?.message;
 
   const release = async (): Promise<boolean> => {
     setSubmitting(true);
@@ -84,7 +88,7 @@ function ReleaseForm({ orderId }: { orderId: number }) {
       return true;
     } catch (err) {
       const wrong = err instanceof ApiError && err.code === 'INVALID_CREDENTIALS';
-      if (wrong) setPasswordError(t('common:stepUp.wrongPassword'));
+      if (wrong) setError('password', { type: 'server', message: t('common:stepUp.wrongPassword') });
       notify.error(
         wrong ? t('common:stepUp.wrongPassword') : errorText(err, 'trade:proceed.failed', 'trade'),
       );
@@ -105,7 +109,7 @@ function ReleaseForm({ orderId }: { orderId: number }) {
           <input
             type="checkbox"
             checked={amountChecked}
-            onChange={(e) => setAmountChecked(e.target.checked)}
+            onChange={(e) => setValue('amountChecked', e.currentTarget.checked)}
             disabled={!allowed}
             data-testid="release-check-amount"
           />
@@ -121,7 +125,7 @@ function ReleaseForm({ orderId }: { orderId: number }) {
           <input
             type="checkbox"
             checked={nameChecked}
-            onChange={(e) => setNameChecked(e.target.checked)}
+            onChange={(e) => setValue('nameChecked', e.currentTarget.checked)}
             disabled={!allowed}
             data-testid="release-check-name"
           />
@@ -129,13 +133,11 @@ function ReleaseForm({ orderId }: { orderId: number }) {
         </label>
         <TextField
           label={t('proceed.txid')}
-          value={txid}
           placeholder={t('proceed.placeholder')}
           autoComplete="off"
           spellCheck={false}
           maxLength={128}
-          onChange={(e) => setTxid(e.target.value)}
-          onBlur={() => setTouched(true)}
+          {...register('txid')}
           error={error ? t(`proceed.errors.${error}`) : undefined}
           hint={t('proceed.description')}
           data-testid="proceed-txid"
@@ -143,12 +145,8 @@ function ReleaseForm({ orderId }: { orderId: number }) {
         <PasswordField
           label={t('proceed.password')}
           autoComplete="current-password"
-          value={password}
-          onChange={(e) => {
-            setPassword(e.target.value);
-            setPasswordError(undefined);
-          }}
-          error={passwordError}
+          {...register('password', { onChange: () => clearErrors('password') })}
+          error={formState.errors.password?.message}
           hint={t('release.passwordHint')}
           data-testid="proceed-password"
         />

@@ -1,5 +1,6 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { BuyOrderCreateBody, DestType } from '@p2p/contract';
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
@@ -15,7 +16,13 @@ import { useWallets } from '../../wallet';
 import { AmountField } from '../components/AmountField';
 import { ListingSummary } from '../components/ListingSummary';
 import { ReservePicker } from '../components/ReservePicker';
-import { amountError, minimumKrw, purchaseBlocker, receiveQtyOf } from '../purchase-rules';
+import {
+  minimumKrw,
+  type PurchaseValues,
+  purchaseBlocker,
+  purchaseSchema,
+  receiveQtyOf,
+} from '../purchase-rules';
 import s from '../trade.module.css';
 import { purchaseStateOf, type VerifyState } from '../trade-state';
 
@@ -30,18 +37,22 @@ export default function PurchasePage() {
   const navigate = useNavigate();
   const state = purchaseStateOf(location.state);
   const wallets = useWallets();
-  const [krw, setKrw] = useState(0);
-  const [destType, setDestType] = useState<DestType>('INTERNAL');
-  const [address, setAddress] = useState('');
-  const [date, setDate] = useState('');
-  const [time, setTime] = useState('');
+  const minKrw = state ? minimumKrw(state.tradeData.minQty, state.tradeData.unitPriceKrw) : 0;
+  // The amount's error shows while typing (mode onChange), like the 만원 readout beside it.
+  const form = useForm<PurchaseValues>({
+    resolver: (values, context, options) => zodResolver(purchaseSchema(minKrw))(values, context, options),
+    mode: 'onChange',
+    defaultValues: { krw: 0, destType: 'INTERNAL', address: '', reserveDate: '', reserveTime: '' },
+  });
+  const { setValue, watch, formState } = form;
+  const { krw, destType, address, reserveDate: date, reserveTime: time } = watch();
+  const opts = { shouldValidate: true, shouldDirty: true };
 
   if (!state) return <Navigate to={paths.transaction.path} replace />;
   const { tradeData: listing, purchaseType } = state;
   const reserve = purchaseType === 'reserve';
-  const minKrw = minimumKrw(listing.minQty, listing.unitPriceKrw);
   const wallet = wallets.data?.find((w) => w.coinCode === listing.coinCode && w.status === 'ACTIVE');
-  const amountErr = amountError(krw, minKrw);
+  const amountErr = formState.errors.krw?.message;
   const blocker = purchaseBlocker({
     krw,
     minKrw,
@@ -53,7 +64,7 @@ export default function PurchasePage() {
     reserveTime: time,
   });
 
-  const submit = () => {
+  const submit = form.handleSubmit(() => {
     if (blocker) return;
     const request: BuyOrderCreateBody = {
       listingId: listing.listingId,
@@ -67,7 +78,7 @@ export default function PurchasePage() {
     };
     const next: VerifyState = { tradeData: listing, purchaseType, request };
     navigate(paths.verify.path, { state: next });
-  };
+  });
 
   return (
     <Page title={t(reserve ? 'purchase.titleReserve' : 'purchase.titleInstant')}>
@@ -75,7 +86,7 @@ export default function PurchasePage() {
       <Card className={s.form}>
         <AmountField
           krw={krw}
-          onChange={setKrw}
+          onChange={(k) => setValue('krw', k, opts)}
           error={amountErr ? t(`purchase.errors.${amountErr}`, { min: formatWon(minKrw) }) : undefined}
         />
         <div className={s.stack}>
@@ -97,7 +108,7 @@ export default function PurchasePage() {
         <SegmentedControl<DestType>
           label={t('purchase.receiveAddress')}
           value={destType}
-          onChange={setDestType}
+          onChange={(d: DestType) => setValue('destType', d, opts)}
           options={[
             { value: 'INTERNAL', label: t('purchase.destInternal') },
             { value: 'EXTERNAL', label: t('purchase.destExternal') },
@@ -110,7 +121,7 @@ export default function PurchasePage() {
               label={t('purchase.addressLabel')}
               value={address}
               placeholder={t('purchase.addressPlaceholder')}
-              onChange={setAddress}
+              onChange={(a) => setValue('address', a, opts)}
               testId="dest-address"
               scanTestId="open-scanner"
             />
@@ -133,7 +144,12 @@ export default function PurchasePage() {
       {reserve && (
         <Card className={s.form}>
           <h2 className={s.sectionTitle}>{t('purchase.reserveTitle')}</h2>
-          <ReservePicker date={date} time={time} onDate={setDate} onTime={setTime} />
+          <ReservePicker
+            date={date}
+            time={time}
+            onDate={(d) => setValue('reserveDate', d, opts)}
+            onTime={(h) => setValue('reserveTime', h, opts)}
+          />
           <span className={s.muted}>{t('purchase.reserveNote')}</span>
         </Card>
       )}
@@ -144,7 +160,7 @@ export default function PurchasePage() {
       <StickyCta>
         <Button
           block
-          onClick={submit}
+          onClick={() => void submit()}
           disabled={Boolean(blocker)}
           aria-describedby="purchase-why"
           data-testid="purchase-submit"

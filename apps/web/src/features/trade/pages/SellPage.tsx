@@ -1,6 +1,7 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { COINS, type Coin } from '@p2p/contract/enums.ts';
 import { formatPhone } from '@p2p/contract/phone.ts';
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
@@ -21,7 +22,14 @@ import { usePrices } from '../../home/api/get-prices';
 import { useCreateWallet, useWallets, wonValueOf } from '../../wallet';
 import { useCreateListing } from '../api/create-listing';
 import { countryKey } from '../purchase-rules';
-import { parsePrice, sanitizeAccountNo, sanitizePrice, sanitizeSellQty, sellFormError } from '../sell-rules';
+import {
+  parsePrice,
+  type SellFields,
+  sanitizeAccountNo,
+  sanitizePrice,
+  sanitizeSellQty,
+  sellSchema,
+} from '../sell-rules';
 import s from '../trade.module.css';
 import type { ReceiptState } from '../trade-state';
 
@@ -38,15 +46,32 @@ export default function SellPage() {
   const createWallet = useCreateWallet();
   const createListing = useCreateListing();
   const initialBank = bankChoiceOf(me?.bankName);
-  const [coin, setCoin] = useState<Coin>('BTC');
-  const [minQty, setMinQty] = useState('');
-  const [maxQty, setMaxQty] = useState('');
-  const [price, setPrice] = useState('');
-  const [bank, setBank] = useState(initialBank.bank);
-  const [customBank, setCustomBank] = useState(initialBank.customBank);
-  const [accountNo, setAccountNo] = useState(me?.accountNo ?? '');
-  const [error, setError] = useState<string | undefined>();
-  const wallet = wallets.data?.find((w) => w.coinCode === coin && w.status === 'ACTIVE');
+  // One error at a time, the first broken rule in SPEC order; it stays until the next try or another coin.
+  const form = useForm<SellFields>({
+    resolver: (values, context, options) =>
+      zodResolver(sellSchema(Boolean(walletOf(values.coin))))(values, context, options),
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    shouldFocusError: false,
+    defaultValues: {
+      coin: 'BTC',
+      minQty: '',
+      maxQty: '',
+      unitPriceKrw: '',
+      bank: initialBank.bank,
+      customBank: initialBank.customBank,
+      accountNo: me?.accountNo ?? '',
+    },
+  });
+  const { setValue, watch, clearErrors, formState } = form;
+  const v = watch();
+  const coin = v.coin as Coin;
+  const { minQty, maxQty, unitPriceKrw: price, bank, customBank, accountNo } = v;
+  const set = (name: keyof SellFields, value: string) => setValue(name, value);
+  function walletOf(c: string) {
+    return wallets.data?.find((w) => w.coinCode === c && w.status === 'ACTIVE');
+  }
+  const wallet = walletOf(coin);
   // For reference while pricing (issue 13): what the seller holds, the market rate and what it all comes to.
   const marketKrw = usePrices().data?.prices.find((p) => p.coin === coin)?.krw;
   const unitPrice = parsePrice(price);
@@ -62,27 +87,18 @@ export default function SellPage() {
     }
   };
 
-  const submit = async () => {
-    const code = sellFormError({
-      hasWallet: Boolean(wallet),
-      minQty,
-      maxQty,
-      unitPriceKrw: price,
-      bank,
-      customBank,
-      accountNo,
-    });
-    setError(code);
-    if (code || !wallet) {
-      if (code) notify.error(t(`sell.errors.${code}`));
-      // the message sits next to its field: bring that field into view (issue 13)
-      requestAnimationFrame(() =>
-        document
-          .querySelector('[aria-invalid="true"], [data-sell-error="true"]')
-          ?.scrollIntoView({ block: 'center' }),
-      );
-      return;
-    }
+  const onInvalid = (errors: typeof formState.errors) => {
+    const code = Object.values(errors)[0]?.message;
+    if (code) notify.error(t(`sell.errors.${code}`));
+    // the message sits next to its field: bring that field into view (issue 13)
+    requestAnimationFrame(() =>
+      document
+        .querySelector('[aria-invalid="true"], [data-sell-error="true"]')
+        ?.scrollIntoView({ block: 'center' }),
+    );
+  };
+  const onValid = async () => {
+    if (!wallet) return;
     try {
       const listing = await createListing.mutateAsync({
         walletId: wallet.id,
@@ -99,6 +115,7 @@ export default function SellPage() {
     }
   };
 
+  const error = Object.values(formState.errors)[0]?.message;
   const errText = (codes: string[]) =>
     error && codes.includes(error) ? t(`sell.errors.${error}`) : undefined;
 
@@ -110,8 +127,8 @@ export default function SellPage() {
           label={t('sell.coin')}
           value={coin}
           onChange={(c) => {
-            setCoin(c);
-            setError(undefined);
+            set('coin', c);
+            clearErrors();
           }}
           options={COINS.map((c) => ({ value: c, label: c }))}
           testId="sell-coin"
@@ -158,7 +175,7 @@ export default function SellPage() {
             inputMode="decimal"
             value={minQty}
             placeholder="0.0000"
-            onChange={(e) => setMinQty(sanitizeSellQty(e.target.value))}
+            onChange={(e) => set('minQty', sanitizeSellQty(e.currentTarget.value))}
             error={errText(['REQUIRED_FIELDS', 'NOT_POSITIVE', 'MIN_ABOVE_MAX'])}
             data-testid="sell-min"
           />
@@ -167,7 +184,7 @@ export default function SellPage() {
             inputMode="decimal"
             value={maxQty}
             placeholder="0.0000"
-            onChange={(e) => setMaxQty(sanitizeSellQty(e.target.value))}
+            onChange={(e) => set('maxQty', sanitizeSellQty(e.currentTarget.value))}
             data-testid="sell-max"
           />
         </div>
@@ -176,7 +193,7 @@ export default function SellPage() {
           inputMode="numeric"
           value={price}
           placeholder="0"
-          onChange={(e) => setPrice(sanitizePrice(e.target.value))}
+          onChange={(e) => set('unitPriceKrw', sanitizePrice(e.currentTarget.value))}
           hint={totalKrw === null ? undefined : t('sell.total', { krw: formatWon(totalKrw) })}
           aside={
             <span className={s.muted} style={{ alignSelf: 'center' }}>
@@ -207,7 +224,7 @@ export default function SellPage() {
             ...BANKS.map((b) => ({ value: b, label: b })),
             { value: OTHER_BANK, label: t('sell.otherBank') },
           ]}
-          onChange={(e) => setBank(e.target.value)}
+          onChange={(e) => set('bank', e.currentTarget.value)}
           error={errText(['BANK_REQUIRED'])}
           data-testid="sell-bank"
         />
@@ -215,7 +232,7 @@ export default function SellPage() {
           <TextField
             label={t('sell.customBank')}
             value={customBank}
-            onChange={(e) => setCustomBank(e.target.value)}
+            onChange={(e) => set('customBank', e.currentTarget.value)}
             error={errText(['BANK_NAME_REQUIRED'])}
             data-testid="sell-custom-bank"
           />
@@ -225,7 +242,7 @@ export default function SellPage() {
           inputMode="numeric"
           value={accountNo}
           placeholder={t('sell.accountPlaceholder')}
-          onChange={(e) => setAccountNo(sanitizeAccountNo(e.target.value))}
+          onChange={(e) => set('accountNo', sanitizeAccountNo(e.currentTarget.value))}
           data-testid="sell-account"
         />
       </Card>
@@ -237,7 +254,7 @@ export default function SellPage() {
       <StickyCta>
         <Button
           block
-          onClick={() => void submit()}
+          onClick={() => void form.handleSubmit(onValid, onInvalid)()}
           disabled={createListing.isPending}
           data-testid="sell-submit"
         >

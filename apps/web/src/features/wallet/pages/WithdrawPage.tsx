@@ -1,6 +1,7 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { type DestType, fromUnits, type StepUp, toUnits } from '@p2p/contract';
-import { addressLooksValid } from '@p2p/contract/address-format.ts';
 import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
@@ -23,7 +24,13 @@ import { useRequestTransfer } from '../api/request-transfer';
 import { WalletSummary } from '../components/WalletSummary';
 import w from '../wallet.module.css';
 import { pickWallet, walletIdOf } from '../wallet-state';
-import { canWithdraw, formatWithdrawInput, plainAmount, withdrawAmountError } from '../withdraw-rules';
+import {
+  canWithdraw,
+  formatWithdrawInput,
+  plainAmount,
+  type WithdrawValues,
+  withdrawSchema,
+} from '../withdraw-rules';
 
 /**
  * /withdraw (SPEC §2, §5 "Withdraw"; DECISIONS §5): send coins to another member's wallet (INTERNAL,
@@ -39,22 +46,30 @@ export default function WithdrawPage() {
   const wallets = useWallets();
   const wallet = pickWallet(wallets.data, id);
   const send = useRequestTransfer();
-  const [destType, setDestType] = useState<DestType>('INTERNAL');
-  const [address, setAddress] = useState('');
-  const [amount, setAmount] = useState('');
   const [reviewing, setReviewing] = useState(false);
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | undefined>();
-  // the server's refusal of the address, shown at the field until the address changes (issue 13)
-  const [addressRefused, setAddressRefused] = useState<string | undefined>();
+  // Errors show while typing (mode onChange); the rules need the wallet's coin and balance, read each render.
+  const form = useForm<WithdrawValues>({
+    resolver: (values, context, options) =>
+      zodResolver(withdrawSchema(wallet?.coinCode, wallet?.balance ?? '0'))(values, context, options),
+    mode: 'onChange',
+    defaultValues: { destType: 'INTERNAL', address: '', amount: '', password: '' },
+  });
+  const { setValue, watch, setError, clearErrors, formState } = form;
+  const { destType, address, amount, password } = watch();
   if (id === null || (wallets.isSuccess && !wallet)) return <Navigate to={paths.myInfo.path} replace />;
   if (!wallet) return <Page title={t('withdraw.title')}>{null}</Page>;
 
-  const amountErr = withdrawAmountError(amount, wallet.balance);
+  const errors = formState.errors;
+  const amountErr = errors.amount?.message;
+  // ADDRESS_INVALID is the shape rule; a server refusal (type 'server') is shown as given until the address
+  // changes (issue 13).
   const addressErr =
-    address.trim() && !addressLooksValid(wallet.coinCode, address)
+    errors.address?.message === 'ADDRESS_INVALID'
       ? t('addressInvalid', { coin: wallet.coinCode })
-      : addressRefused;
+      : errors.address?.message;
+  const setPasswordError = (message: string) => setError('password', { type: 'server', message });
+  const change = (name: 'address' | 'amount', value: string) =>
+    setValue(name, value, { shouldValidate: true, shouldDirty: true });
   const ready = canWithdraw(amount, wallet.balance, address, send.isPending, wallet.coinCode);
   const submit = async (stepUp: StepUp) => {
     if (!ready) return;
@@ -79,7 +94,7 @@ export default function WithdrawPage() {
         err instanceof ApiError &&
         ['INVALID_ADDRESS', 'WALLET_NOT_FOUND', 'SELF_TRANSFER'].includes(err.code)
       ) {
-        setAddressRefused(errorText(err, 'wallet:withdraw.failed', 'trade'));
+        setError('address', { type: 'server', message: errorText(err, 'wallet:withdraw.failed', 'trade') });
         return;
       }
       notify.error(errorText(err, 'wallet:withdraw.failed', 'trade'));
@@ -87,8 +102,8 @@ export default function WithdrawPage() {
   };
   const openReview = () => {
     if (!ready) return;
-    setPassword('');
-    setPasswordError(undefined);
+    setValue('password', '');
+    clearErrors('password');
     setReviewing(true);
   };
   const confirm = () => {
@@ -109,7 +124,7 @@ export default function WithdrawPage() {
         <SegmentedControl<DestType>
           label={t('withdraw.destination')}
           value={destType}
-          onChange={setDestType}
+          onChange={(d) => setValue('destType', d)}
           options={[
             { value: 'INTERNAL', label: t('withdraw.internal') },
             { value: 'EXTERNAL', label: t('withdraw.external') },
@@ -120,10 +135,7 @@ export default function WithdrawPage() {
           label={t(destType === 'INTERNAL' ? 'withdraw.internalAddress' : 'withdraw.externalAddress')}
           value={address}
           placeholder={t('withdraw.addressPlaceholder')}
-          onChange={(v) => {
-            setAddress(v);
-            setAddressRefused(undefined);
-          }}
+          onChange={(v) => change('address', v)}
           error={addressErr}
           testId="withdraw-address"
           scanTestId="withdraw-scan"
@@ -133,13 +145,13 @@ export default function WithdrawPage() {
           inputMode="decimal"
           value={amount}
           placeholder="0"
-          onChange={(e) => setAmount(formatWithdrawInput(e.target.value))}
+          onChange={(e) => change('amount', formatWithdrawInput(e.currentTarget.value))}
           error={amountErr ? t(`withdraw.errors.${amountErr}`) : undefined}
           aside={
             <Button
               variant="outline"
               size="small"
-              onClick={() => setAmount(formatWithdrawInput(formatQty(wallet.balance, 6)))}
+              onClick={() => change('amount', formatWithdrawInput(formatQty(wallet.balance, 6)))}
               data-testid="withdraw-max"
             >
               {t('withdraw.max')}
@@ -200,11 +212,11 @@ export default function WithdrawPage() {
             autoComplete="current-password"
             value={password}
             onChange={(e) => {
-              setPassword(e.target.value);
-              setPasswordError(undefined);
+              setValue('password', e.currentTarget.value);
+              clearErrors('password');
             }}
             onKeyDown={(e) => e.key === 'Enter' && confirm()}
-            error={passwordError}
+            error={errors.password?.message}
             data-testid="withdraw-password"
           />
         </div>
