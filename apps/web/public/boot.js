@@ -3,7 +3,12 @@
 // subsets that screen draws (listed at build time in <meta name="boot-kr-fonts">; font-display: swap).
 // It also preloads the two text chunks the landing page renders with (`common` and `home` of that language, en
 // when none is chosen; <meta name="boot-texts">), so they load beside the entry chunk, not after it.
+// It also turns off zod's JIT before any chunk with zod loads: zod 4 probes `new Function` once to decide
+// whether to compile its parsers, and under this app's CSP (script-src 'self', no 'unsafe-eval') that probe is a
+// reported violation even though zod catches it (Lighthouse: inspector-issues). zod keeps its config on
+// globalThis.__zod_globalConfig (src/lib/zod-config.test.ts keeps that true).
 // Kept tiny and dependency-free.
+globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {}, { jitless: true });
 (() => {
   const map = { kr: 'ko', en: 'en', jp: 'ja' };
   try {
