@@ -170,8 +170,15 @@ async function main() {
           .map((a) => a.id);
         // What a failing audit found (e.g. which DevTools issue), so a lost point can be traced without a report.
         for (const a of Object.values(lhr.audits)) {
-          if (a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary' && a.details?.items?.length) {
-            process.stderr.write(`${path} run ${i + 1}: ${a.id}: ${JSON.stringify(a.details.items).slice(0, 600)}\n`);
+          if (
+            a.score !== null &&
+            a.score < 1 &&
+            a.scoreDisplayMode === 'binary' &&
+            a.details?.items?.length
+          ) {
+            process.stderr.write(
+              `${path} run ${i + 1}: ${a.id}: ${JSON.stringify(a.details.items).slice(0, 600)}\n`,
+            );
           }
         }
         runs.push(row);
