@@ -68,10 +68,12 @@ export function InfiniteList<T>(p: Props<T>) {
       {items.map((item) => (
         <div key={p.keyOf(item)}>{p.renderItem(item)}</div>
       ))}
-      {/* The first page is on its way: card-shaped placeholders instead of a bare loading line. */}
+      {/* The first page is on its way: card-shaped placeholders instead of a bare loading line, enough of them
+          to reach past the bottom of a phone's screen, so the status line below is not pushed down in view
+          when the cards arrive (Lighthouse measured CLS 0.054 on /transaction with three). */}
       {q.isPending && !q.isError && items.length === 0 && (
         <div aria-hidden="true" data-testid="list-skeleton">
-          {[0, 1, 2].map((i) => (
+          {[0, 1, 2, 3, 4, 5].map((i) => (
             <span key={i} className="skeleton" style={{ height: 112, marginBottom: 12 }} />
           ))}
         </div>
