@@ -53,6 +53,7 @@ const schema = z.object({
   BUYER_CANCELS_PER_DAY: z.coerce.number().int().min(1).default(3),
   ORDER_TIMER_INTERVAL_MS: int(10_000),
   TRADE_LIST_CACHE_MS: int(1_000),
+  PG_PREPARED_STATEMENTS: bool.default(true),
   JWT_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SEC: int(900),
   REFRESH_TOKEN_TTL_SEC: int(14 * 24 * 3600),
@@ -153,6 +154,11 @@ export interface Config {
    * bounds how stale an answer can be if a notification is lost. 0 = no cache.
    */
   tradeListCacheMs: number;
+  /**
+   * Send parameterized statements to PostgreSQL as named prepared statements (db/prepared.ts, issue 15). Off for a
+   * pooler in transaction mode that does not track prepared statements.
+   */
+  pgPreparedStatements: boolean;
   jwtSecret: string | undefined;
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
@@ -248,6 +254,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timerIntervalMs: e.ORDER_TIMER_INTERVAL_MS,
     },
     tradeListCacheMs: e.TRADE_LIST_CACHE_MS,
+    pgPreparedStatements: e.PG_PREPARED_STATEMENTS,
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
     refreshTokenTtlSec: e.REFRESH_TOKEN_TTL_SEC,

@@ -37,7 +37,11 @@ async function main(): Promise<number> {
 
   // Only the database settings matter here; an operator named in the environment is not created.
   const config = loadConfig({ ...process.env, OPERATOR_LOGIN_ID: undefined, OPERATOR_PASSWORD: undefined });
-  const dbh = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const dbh = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    preparedStatements: config.pgPreparedStatements,
+  });
   try {
     const applied = await migrate(dbh);
     if (applied.length) out(`applied migrations: ${applied.join(', ')}`);

@@ -4,6 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
+import { usePreparedStatements } from './prepared.ts';
 import type { DB } from './schema.ts';
 
 // int8 (counts, identity ids) as numbers, as PGlite already does; ids stay far below 2^53.
@@ -82,6 +83,8 @@ export async function openDb(opts: {
   databaseUrl?: string;
   dataDir: string;
   inMemory?: boolean;
+  /** PostgreSQL only: named prepared statements (db/prepared.ts; PG_PREPARED_STATEMENTS). Default true. */
+  preparedStatements?: boolean;
 }): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({
@@ -98,7 +101,10 @@ export async function openDb(opts: {
     // client has no pool listener, so every client gets its own. The failing query itself still rejects and
     // the pool drops the dead client when it is released.
     pool.on('error', report);
-    pool.on('connect', (client) => client.on('error', report));
+    pool.on('connect', (client) => {
+      client.on('error', report);
+      if (opts.preparedStatements !== false) usePreparedStatements(client);
+    });
     const dialectPool = {
       connect: () =>
         pool.connect().catch((err: unknown) => {
