@@ -85,6 +85,16 @@ describe('web push', () => {
   it('pushes each notification encrypted to the member’s subscription; a gone subscription is dropped', async () => {
     const op = await operator(t);
     const m = await btcMarket(t, op);
+    // the listing's approval went out before the seller subscribed (dispatch gathers ids for a few ms)
+    await vi.waitFor(async () => {
+      const waiting = await t.app.deps.db
+        .selectFrom('notifications')
+        .select('id')
+        .where('member_id', '=', m.seller.id)
+        .where('dispatched_at', 'is', null)
+        .execute();
+      expect(waiting).toEqual([]);
+    });
     const k = browserKeys();
     const sub = await t.call('POST', '/api/v1/push/subscriptions', {
       token: m.seller.token,

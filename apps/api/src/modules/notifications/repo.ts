@@ -161,29 +161,36 @@ export type ClaimedNotification = {
 };
 
 /**
- * Claims notification `id` for sending (dispatched_at set while null, so one instance wins) and returns
- * what sending needs, or undefined when already claimed. For the `smsKinds` it records sms_status OFF (alerts
- * off) or NO_PHONE right away; null means an SMS is to be sent. Reads the member's phone from `members`
- * (identity) in the same statement (issue 15: 4 statements per notification became 2 on the purchase path).
+ * Claims the notifications `ids` for sending (dispatched_at set while null, so one instance wins each) and
+ * returns what sending needs for those this call won; the others are left out. For the `smsKinds` it records
+ * sms_status OFF (alerts off) or NO_PHONE right away; null means an SMS is to be sent. Reads the member's
+ * phone from `members` (identity) in the same statement: one statement for a whole batch (issue 15).
  */
-export async function claimNotification(
+export async function claimNotifications(
   db: DbOrTx,
-  id: number,
+  ids: readonly number[],
   smsKinds: readonly string[],
-): Promise<ClaimedNotification | undefined> {
+): Promise<ClaimedNotification[]> {
+  if (ids.length === 0) return [];
   const claimed = await sql<ClaimedNotification>`update notifications n set dispatched_at = now(),
         sms_status = case when n.kind in (${sql.join(smsKinds)}) then
           case when s.sms_alerts = false then 'OFF' when m.phone_e164 is null then 'NO_PHONE' end end
       from members m left join notification_settings s on s.member_id = m.id
-      where n.id = ${id} and n.dispatched_at is null and m.id = n.member_id
+      where n.id = any(${[...ids]}::bigint[]) and n.dispatched_at is null and m.id = n.member_id
       returning n.id, n.member_id, n.kind, n.order_id, n.listing_id, m.phone_e164, n.sms_status,
         exists (select 1 from push_subscriptions p where p.member_id = n.member_id) as has_push`.execute(db);
-  return claimed.rows[0];
+  return claimed.rows;
 }
 
-/** Records the outcome of a notification's SMS. */
-export async function setSmsStatus(db: DbOrTx, id: number, status: 'SENT' | 'FAILED'): Promise<void> {
-  await db.updateTable('notifications').set({ sms_status: status }).where('id', '=', id).execute();
+/** Records the outcomes of notifications' SMS (`outcomes`: notification id -> status), in one statement. */
+export async function setSmsStatuses(
+  db: DbOrTx,
+  outcomes: ReadonlyMap<number, 'SENT' | 'FAILED'>,
+): Promise<void> {
+  if (outcomes.size === 0) return;
+  await sql`update notifications n set sms_status = v.status
+      from unnest(${[...outcomes.keys()]}::bigint[], ${[...outcomes.values()]}::text[]) as v(id, status)
+      where n.id = v.id`.execute(db);
 }
 
 /** Records how many push messages of a notification the push services accepted. */

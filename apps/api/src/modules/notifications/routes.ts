@@ -78,6 +78,7 @@ export function registerNotificationRoutes(
   app.post(
     '/api/v1/notifications/read',
     {
+      config: { tradeListUnaffected: true },
       preHandler: member,
       schema: {
         tags,
@@ -134,6 +135,7 @@ export function registerNotificationRoutes(
   app.post(
     '/api/v1/push/subscriptions',
     {
+      config: { tradeListUnaffected: true },
       preHandler: member,
       schema: {
         tags,

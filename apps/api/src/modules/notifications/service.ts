@@ -11,7 +11,8 @@ import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import type { SmsProvider } from '../identity/sms/provider.ts';
 import { sendPush, type VapidKeys } from './push.ts';
 import {
-  claimNotification,
+  type ClaimedNotification,
+  claimNotifications,
   countUnread,
   deleteMemberSubscription,
   deleteSubscriptionById,
@@ -19,7 +20,7 @@ import {
   type NotificationRow,
   notificationRows,
   setPushSent,
-  setSmsStatus,
+  setSmsStatuses,
   smsAlertsSetting,
   subscriptionsOf,
   trimSubscriptions,
@@ -107,17 +108,28 @@ const SMS_LABEL: Record<string, string> = {
 };
 
 export interface Dispatcher {
-  /** Sends the SMS and Web Push of notification `id` once, whichever instance calls first. */
+  /**
+   * Sends the SMS and Web Push of notification `id` once, whichever instance calls first. Resolves when the
+   * batch it joined is done; never rejects for a failed send (recorded instead).
+   */
   dispatch(id: number): Promise<void>;
   /** Dispatches what no instance has claimed for a while (a listener that was down). */
   sweep(): Promise<void>;
 }
 
 /**
+ * How long the dispatcher gathers notification ids before claiming them together (ms). The notifications of one
+ * commit arrive together and, under load, those of many commits: one claim and one outcome statement serve
+ * them all instead of two statements each (issue 15). An SMS goes out this much later, which no one notices.
+ */
+export const DISPATCH_BATCH_MS = 10;
+
+/**
  * After commit, each notification goes out once (DECISIONS §12): the instance that claims it
  * (dispatched_at set under `dispatched_at is null`) sends the SMS of the four SMS kinds unless the member
  * turned SMS alerts off, and a Web Push message to each of the member's subscriptions. Failures are
- * logged and recorded (sms_status FAILED), never raised: the cause committed long ago.
+ * logged and recorded (sms_status FAILED), never raised: the cause committed long ago. Ids are claimed in
+ * batches of what arrived within DISPATCH_BATCH_MS.
  */
 export function createDispatcher(
   db: Db,
@@ -126,24 +138,36 @@ export function createDispatcher(
   log: FastifyBaseLogger,
 ): Dispatcher {
   const smsKinds: readonly string[] = SMS_NOTIFICATION_KINDS;
-  async function dispatch(id: number): Promise<void> {
-    // One statement claims the notification and reads what sending it needs (issue 15): the member's phone and
-    // SMS setting (an SMS that will not go out is recorded OFF or NO_PHONE right here) and whether any push
-    // subscription exists. Only an SMS actually sent needs a second statement, for its outcome.
-    const n = await claimNotification(db, id, smsKinds);
-    if (!n) return;
-    if (smsKinds.includes(n.kind) && n.sms_status === null && n.phone_e164) {
-      let status: 'SENT' | 'FAILED';
-      try {
-        await sms.sendText(n.phone_e164, `[P2P] #${n.order_id ?? ''} ${SMS_LABEL[n.kind] ?? n.kind}`);
-        status = 'SENT';
-      } catch (err) {
-        log.warn({ err, notificationId: n.id }, 'notification SMS failed');
-        status = 'FAILED';
-      }
-      await setSmsStatus(db, n.id, status);
-    }
-    if (!n.has_push) return;
+  let queued: number[] = [];
+  let batch: Promise<void> | null = null;
+
+  async function send(ids: readonly number[]): Promise<void> {
+    // One statement claims the batch and reads what sending needs: the members' phones and SMS settings (an
+    // SMS that will not go out is recorded OFF or NO_PHONE right there) and whether any push subscription
+    // exists. The SMS actually sent need one more statement, for all their outcomes.
+    const claimed = await claimNotifications(db, ids, smsKinds);
+    const outcomes = new Map<number, 'SENT' | 'FAILED'>();
+    await Promise.all(
+      claimed
+        .filter((n) => smsKinds.includes(n.kind) && n.sms_status === null && n.phone_e164)
+        .map(async (n) => {
+          try {
+            await sms.sendText(
+              n.phone_e164 ?? '',
+              `[P2P] #${n.order_id ?? ''} ${SMS_LABEL[n.kind] ?? n.kind}`,
+            );
+            outcomes.set(n.id, 'SENT');
+          } catch (err) {
+            log.warn({ err, notificationId: n.id }, 'notification SMS failed');
+            outcomes.set(n.id, 'FAILED');
+          }
+        }),
+    );
+    await setSmsStatuses(db, outcomes);
+    for (const n of claimed) if (n.has_push) await push(n);
+  }
+
+  async function push(n: ClaimedNotification): Promise<void> {
     const subs = await subscriptionsOf(db, n.member_id);
     if (subs.length === 0) return;
     // only now: an instance without subscribers never loads (or generates) VAPID keys
@@ -167,10 +191,20 @@ export function createDispatcher(
     }
     await setPushSent(db, n.id, sent);
   }
+
   return {
-    dispatch,
+    dispatch(id) {
+      queued.push(id);
+      batch ??= new Promise<void>((resolve) => setTimeout(resolve, DISPATCH_BATCH_MS)).then(() => {
+        const ids = queued;
+        queued = [];
+        batch = null;
+        return send(ids);
+      });
+      return batch;
+    },
     async sweep() {
-      for (const id of await unclaimedNotificationIds(db)) await dispatch(id);
+      await send(await unclaimedNotificationIds(db));
     },
   };
 }
