@@ -3,6 +3,18 @@ import { AppError } from '../../http/errors.ts';
 import { lockMemberForTrade } from '../identity/repo.ts';
 import { buyerStanding } from './repo.ts';
 
+/**
+ * Thrown inside the order's transaction when an order of the buyer (as buyer or seller) is past its deadline:
+ * the caller rolls back, settles the due orders (DECISIONS §11: an expiry counts, a dead order is not live)
+ * and tries again. Checked in the same statement as the limits, so a purchase with nothing due (nearly every
+ * one) pays no separate read for it (issue 15).
+ */
+export class OrdersDue extends Error {
+  constructor() {
+    super('orders of the buyer are due');
+  }
+}
+
 /** The buyer limits of DECISIONS §11 (config.orders). */
 export interface BuyerLimits {
   maxLivePerBuyer: number;
@@ -18,6 +30,7 @@ export interface BuyerLimits {
  * an sms_codes row of purpose 'member' that this member requested and verified for their current phone
  * `phoneE164` within the purchase window), or 422 PURCHASE_NOT_VERIFIED. Each check allows exactly one
  * order: the order stores its id under a unique index, which decides when two requests race past this read.
+ * Throws OrdersDue (before any of these) when an order of the buyer must be settled first and `settleFirst`.
  * One statement for the three reads (repo.ts buyerStanding); call it inside the order's transaction after lockBuyer (a separate
  * statement, so this one's snapshot is taken after the lock and sees every order the buyer committed).
  */
@@ -26,8 +39,10 @@ export async function checkBuyerAndPurchaseCheck(
   buyerId: number,
   phoneE164: string,
   rules: BuyerLimits,
+  settleFirst = true,
 ): Promise<number> {
   const r = await buyerStanding(tx, buyerId, phoneE164);
+  if (r.due && settleFirst) throw new OrdersDue();
   if (Number(r.drops) >= rules.buyerCancelsPerDay && r.last) {
     const until = new Date(new Date(r.last).getTime() + 24 * 3600_000).toISOString();
     throw new AppError('PURCHASE_BLOCKED', { until });

@@ -247,16 +247,28 @@ export async function isOrderDue(db: Db, orderId: number): Promise<boolean> {
 }
 
 /**
- * A buyer's standing before a new order (DECISIONS §11), one statement: their own cancels and expiries of
- * the last 24 h (`drops`, the newest at `last`), their live orders, and the newest unused purchase phone
+ * A buyer's standing before a new order (DECISIONS §11), one statement: `due` (an order of theirs, as buyer or
+ * seller, is past its payment or release deadline and must be settled first: the counts below would be
+ * stale), their own cancels and expiries of the last 24 h (`drops`, the newest at `last`), their live orders,
+ * and the newest unused purchase phone
  * check (DECISIONS §6: an `sms_codes` row of purpose 'member' that this member requested and verified for
  * `phoneE164` within the purchase window). `sms_codes` is the identity module's table, joined here because
  * the three reads must share one snapshot taken after the buyer's row lock, in one round trip of the
  * purchase's hot path; it is read, never written.
  */
 export async function buyerStanding(tx: Tx, buyerId: number, phoneE164: string) {
-  const row = await sql<{ drops: string; last: Date | string | null; live: string; check_id: string | null }>`
-    select d.n as drops, d.last, lv.n as live, c.id as check_id
+  const row = await sql<{
+    drops: string;
+    last: Date | string | null;
+    live: string;
+    check_id: string | null;
+    due: boolean;
+  }>`
+    select d.n as drops, d.last, lv.n as live, c.id as check_id,
+      exists (select 1 from buy_orders where status = 'REQUESTED' and payment_deadline <= now()
+                and (buyer_id = ${buyerId} or seller_id = ${buyerId}))
+      or exists (select 1 from buy_orders where status = 'PAID' and release_deadline <= now()
+                and (buyer_id = ${buyerId} or seller_id = ${buyerId})) as due
     from (select count(*) as n, max(ended_at) as last from buy_orders
             where buyer_id = ${buyerId}
               and (status = 'EXPIRED' or (status = 'CANCELED' and ended_by = 'BUYER'))

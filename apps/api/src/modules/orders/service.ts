@@ -14,7 +14,7 @@ import { inTx } from '../../db/tx.ts';
 import { AppError, pgConstraint } from '../../http/errors.ts';
 import { listingForPurchase } from '../listings/queries.ts';
 import { lockListing, takeListingQty } from '../listings/repo.ts';
-import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer } from './buyer-limits.ts';
+import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer, OrdersDue } from './buyer-limits.ts';
 import { orderWithDue } from './queries.ts';
 import { insertBuyOrder, paymentDeadline } from './repo.ts';
 import { checkReserve } from './reserve.ts';
@@ -101,44 +101,55 @@ export async function createBuyOrder(
   if (toUnits(body.requestQty) !== toUnits(qty)) throw new AppError('QTY_MISMATCH', { requestQty: qty });
   const reservedAt = checkReserve(body.reserveDate, body.reserveTime, Date.now());
   const dest = destinationOf(l, body, network);
-  // DECISIONS §11: settle the buyer's overdue orders first (an expiry counts, a dead order is not live);
-  // the limits and the phone check are then decided once, under the buyer's row lock below.
-  await settleDueFor(db, buyerId);
-
   const units = toUnits(qty);
-  const orderId = await inTx(db, async (tx) => {
-    const phone = await lockBuyer(tx, buyerId);
-    const check = await checkBuyerAndPurchaseCheck(tx, buyerId, phone, rules);
-    // The listing's row lock is taken by the update itself (one round trip under the lock); when it
-    // matches nothing, the row says why.
-    if (!(await takeListingQty(tx, l.id, units))) {
-      const now = await lockListing(tx, l.id);
-      if (now?.status !== 'OPEN') throw new AppError('LISTING_NOT_OPEN');
-      throw new AppError('INSUFFICIENT_LISTING_QTY');
-    }
-    return insertBuyOrder(tx, {
-      listing_id: l.id,
-      buyer_id: buyerId,
-      seller_id: l.seller_id,
-      coin: l.coin,
-      request_qty: qty,
-      request_krw: body.krwAmount,
-      unit_price_krw: l.unit_price_krw,
-      dest_type: body.destType,
-      dest_wallet_id: dest.walletId,
-      dest_address: dest.address,
-      reserve_date: body.reserveDate ?? null,
-      reserve_time: body.reserveTime ?? null,
-      txid: null,
-      reason: null,
-      // instant: now + the window; reserve: the reserved KST instant + the window (DECISIONS §11)
-      payment_deadline: paymentDeadline(reservedAt, rules.paymentWindowSec),
-      purchase_check_id: check,
+  const place = (settleFirst: boolean) =>
+    inTx(db, async (tx) => {
+      const phone = await lockBuyer(tx, buyerId);
+      const check = await checkBuyerAndPurchaseCheck(tx, buyerId, phone, rules, settleFirst);
+      // The listing's row lock is taken by the update itself (one round trip under the lock); when it
+      // matches nothing, the row says why.
+      if (!(await takeListingQty(tx, l.id, units))) {
+        const now = await lockListing(tx, l.id);
+        if (now?.status !== 'OPEN') throw new AppError('LISTING_NOT_OPEN');
+        throw new AppError('INSUFFICIENT_LISTING_QTY');
+      }
+      return insertBuyOrder(tx, {
+        listing_id: l.id,
+        buyer_id: buyerId,
+        seller_id: l.seller_id,
+        coin: l.coin,
+        request_qty: qty,
+        request_krw: body.krwAmount,
+        unit_price_krw: l.unit_price_krw,
+        dest_type: body.destType,
+        dest_wallet_id: dest.walletId,
+        dest_address: dest.address,
+        reserve_date: body.reserveDate ?? null,
+        reserve_time: body.reserveTime ?? null,
+        txid: null,
+        reason: null,
+        // instant: now + the window; reserve: the reserved KST instant + the window (DECISIONS §11)
+        payment_deadline: paymentDeadline(reservedAt, rules.paymentWindowSec),
+        purchase_check_id: check,
+      });
     });
-  }).catch((err: unknown) => {
-    // the unique index decides a race for one phone check that the read above did not see
-    if (pgConstraint(err) === 'buy_orders_purchase_check_key') throw new AppError('PURCHASE_NOT_VERIFIED');
-    throw err;
-  });
+  // DECISIONS §11: the buyer's overdue orders are settled first (an expiry counts, a dead order is not live);
+  // the limits and the phone check are then decided once, under the buyer's row lock. The transaction finds
+  // them (OrdersDue) and the order is placed again after they are settled; a third round goes on with what
+  // it finds (orders that fell due meanwhile are settled by the timers, as they were before this check).
+  let orderId: number | undefined;
+  for (let round = 1; orderId === undefined; round++) {
+    try {
+      orderId = await place(round < 3);
+    } catch (err) {
+      if (err instanceof OrdersDue) {
+        await settleDueFor(db, buyerId);
+        continue;
+      }
+      // the unique index decides a race for one phone check that the read above did not see
+      if (pgConstraint(err) === 'buy_orders_purchase_check_key') throw new AppError('PURCHASE_NOT_VERIFIED');
+      throw err;
+    }
+  }
   return buyOrderView(db, orderId);
 }
