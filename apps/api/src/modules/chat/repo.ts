@@ -62,10 +62,16 @@ export async function messageRow(db: DbOrTx, id: number): Promise<MessageRow> {
   return (await messageQuery(db).where('m.id', '=', id).executeTakeFirstOrThrow()) as MessageRow;
 }
 
-/** Inserts a TEXT message (plain text as given) by `authorId` in role `authorRole`; returns its id. */
-export async function insertTextMessage(
+/**
+ * Inserts a member's chat message by `authorId` in role `authorRole`: TEXT (plain text as given) or IMAGE (of
+ * chat image `imageId`); returns its id.
+ */
+export async function insertMessage(
   tx: Tx,
-  m: { orderId: number; authorId: number; authorRole: MessageAuthor; text: string },
+  m: { orderId: number; authorId: number; authorRole: MessageAuthor } & (
+    | { kind: 'TEXT'; text: string }
+    | { kind: 'IMAGE'; imageId: number }
+  ),
 ): Promise<number> {
   const row = await tx
     .insertInto('order_messages')
@@ -73,8 +79,8 @@ export async function insertTextMessage(
       order_id: m.orderId,
       author_id: m.authorId,
       author_role: m.authorRole,
-      kind: 'TEXT',
-      text: m.text,
+      kind: m.kind,
+      ...(m.kind === 'TEXT' ? { text: m.text } : { image_id: m.imageId }),
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -109,25 +115,6 @@ export async function insertChatImage(
     .returning('id')
     .executeTakeFirstOrThrow();
   return image.id;
-}
-
-/** Inserts an IMAGE message of image `imageId`; returns its id. */
-export async function insertImageMessage(
-  tx: Tx,
-  m: { orderId: number; authorId: number; authorRole: MessageAuthor; imageId: number },
-): Promise<number> {
-  const row = await tx
-    .insertInto('order_messages')
-    .values({
-      order_id: m.orderId,
-      author_id: m.authorId,
-      author_role: m.authorRole,
-      kind: 'IMAGE',
-      image_id: m.imageId,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
 }
 
 /** The stored image (bytes, type, sha256 hex) of message `messageId` of order `orderId`, or undefined. */

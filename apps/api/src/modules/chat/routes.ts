@@ -104,6 +104,7 @@ export async function registerChatRoutes(app: FastifyZod, deps: AppDeps): Promis
   app.post(
     '/buy-orders/:id/messages',
     {
+      config: { tradeListUnaffected: true },
       preHandler: member,
       schema: {
         tags,
@@ -126,6 +127,7 @@ export async function registerChatRoutes(app: FastifyZod, deps: AppDeps): Promis
   app.post(
     '/buy-orders/:id/messages/image',
     {
+      config: { tradeListUnaffected: true },
       preHandler: member,
       schema: {
         tags,

@@ -17,8 +17,7 @@ import { orderStanding } from '../orders/queries.ts';
 import { settleOrder } from '../orders/transitions.ts';
 import {
   insertChatImage,
-  insertImageMessage,
-  insertTextMessage,
+  insertMessage,
   type MessageRow,
   messageImage,
   messageRow,
@@ -135,10 +134,11 @@ async function viewOf(tx: Tx, id: number, callerId: number): Promise<OrderMessag
 export async function postText(db: Db, a: ChatAccess, callerId: number, text: string): Promise<OrderMessage> {
   assertWritable(a);
   return inTx(db, async (tx) => {
-    const id = await insertTextMessage(tx, {
+    const id = await insertMessage(tx, {
       orderId: a.orderId,
       authorId: callerId,
       authorRole: a.role,
+      kind: 'TEXT',
       text,
     });
     await announce(tx, a);
@@ -208,10 +208,11 @@ export async function postImage(
       bytes: img.bytes,
       sha256: createHash('sha256').update(img.bytes).digest('hex'),
     });
-    const id = await insertImageMessage(tx, {
+    const id = await insertMessage(tx, {
       orderId: a.orderId,
       authorId: callerId,
       authorRole: a.role,
+      kind: 'IMAGE',
       imageId,
     });
     await announce(tx, a);

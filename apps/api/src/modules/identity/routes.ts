@@ -39,13 +39,19 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
 
   app.post(
     '/api/v1/auth/login',
-    { schema: { tags: ['auth'], body: LoginBody, response: okResponse(TokenPair) } },
+    {
+      config: { tradeListUnaffected: true },
+      schema: { tags: ['auth'], body: LoginBody, response: okResponse(TokenPair) },
+    },
     async (request) => ok(await login(deps, limits, request.body, request.ip)),
   );
 
   app.post(
     '/api/v1/auth/refresh',
-    { schema: { tags: ['auth'], body: RefreshBody, response: okResponse(TokenPair) } },
+    {
+      config: { tradeListUnaffected: true },
+      schema: { tags: ['auth'], body: RefreshBody, response: okResponse(TokenPair) },
+    },
     async (request) => ok(await refresh(deps, request.body.refreshToken)),
   );
 
@@ -53,7 +59,10 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
   // session. A valid bearer token's own session is ended as well; an invalid one is ignored, not refused.
   app.post(
     '/api/v1/auth/logout',
-    { schema: { tags: ['auth'], body: RefreshBody, response: okResponse(z.null()) } },
+    {
+      config: { tradeListUnaffected: true },
+      schema: { tags: ['auth'], body: RefreshBody, response: okResponse(z.null()) },
+    },
     async (request) => {
       const header = request.headers.authorization;
       const sid = header?.startsWith('Bearer ')

@@ -167,13 +167,21 @@ describe('trade list cache across instances', () => {
     );
   });
 
-  it('any write request on an instance drops its own cache before it answers (read your writes)', async () => {
+  it('any write request on an instance drops its own cache before it answers (read your writes), but a route marked unaffected does not', async () => {
     const op = await operator(t);
     const seller = await trader(t, 'BTC', '1', 'Han Sora');
     const id = await openListing(t, seller, op, { minQty: '0.01', maxQty: '1', unitPriceKrw: BTC_PRICE });
     const price = async () => (await getList(urlB)).body?.list.find((c) => c.listingId === id)?.unitPriceKrw;
     await vi.waitFor(async () => expect(await price()).toBe(BTC_PRICE), { timeout: 3_000, interval: 20 });
     await silentPriceChange(t, id, BTC_PRICE + 3);
+    expect(await price()).toBe(BTC_PRICE);
+    // a route that cannot change a card (a phone check) leaves the entries: the answer is still the cached one
+    const sms = await fetch(`${urlB}/sms/request`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: 'not a phone' }),
+    });
+    expect(sms.status).toBe(400);
     expect(await price()).toBe(BTC_PRICE);
     // a POST on B (even a refused one) drops B's entries, with no notification involved
     const res = await fetch(`${urlB}/api/v1/sell-listings/${id}/pause`, { method: 'POST' });

@@ -30,6 +30,18 @@ export function tradeListKey(q: TradeListQuery): string {
   return `${q.coin ?? 'ALL'}|${q.sort}|${q.size}|${q.cursor ?? ''}`;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route never changes what a trade-list card shows (no listing, track record or seller name or status), so
+     * its requests need not drop this instance's trade list cache (issue 15: a purchase's phone check is two such
+     * POSTs). Marking a route wrongly costs only a read of the old list on this instance until the change's
+     * notification arrives, milliseconds later.
+     */
+    tradeListUnaffected?: boolean;
+  }
+}
+
 /** Requests that may change data: after one of them this instance drops its cache before it answers. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -42,7 +54,8 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * listener is down it does not cache at all; when the listener comes back everything is dropped (what it missed).
  * The notification reaches the writer's own instance a moment after its commit too, so every request other than a
  * read also drops this instance's cache before its answer leaves (a root onSend hook): whoever changed something
- * and asks the same instance again sees the change. `app` must be the root instance.
+ * and asks the same instance again sees the change; routes marked `tradeListUnaffected` are left out. `app` must be
+ * the root instance.
  */
 export async function startTradeListCache(
   app: FastifyInstance,
@@ -64,7 +77,7 @@ export async function startTradeListCache(
     listening = listener;
     app.addHook('onClose', () => listener.close());
     app.addHook('onSend', async (request) => {
-      if (!READS.has(request.method)) cache.invalidate();
+      if (!READS.has(request.method) && !request.routeOptions.config.tradeListUnaffected) cache.invalidate();
     });
   }
   return {

@@ -27,6 +27,7 @@ export function registerSmsRoutes(app: FastifyZod, ctx: SmsContext): void {
   app.post(
     '/sms/request',
     {
+      config: { tradeListUnaffected: true },
       onRequest: optionalMember,
       schema: { tags: ['sms'], body: SmsRequestBody, response: okResponse(SmsRequestOut) },
     },
@@ -36,6 +37,7 @@ export function registerSmsRoutes(app: FastifyZod, ctx: SmsContext): void {
   app.post(
     '/sms/verify',
     {
+      config: { tradeListUnaffected: true },
       onRequest: optionalMember,
       schema: { tags: ['sms'], body: SmsVerifyBody, response: okResponse(SmsVerifyOut) },
     },
