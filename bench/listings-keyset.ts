@@ -52,6 +52,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'silent',
     SEED_DEMO: '0',
     PRICE_PROVIDER: 'static',
+    // The query's cost by depth is what is measured, not the trade list cache (issue 15) that answers repeats.
+    TRADE_LIST_CACHE_MS: '0',
   });
   const dbh = await openDb({ databaseUrl: url.toString(), dataDir: config.dataDir });
   const app = await buildApp(config, { dbh, serveWeb: false, skipStartupTasks: true });
