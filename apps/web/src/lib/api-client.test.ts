@@ -108,6 +108,41 @@ describe('api client (SPEC §7, §4; DECISIONS §2, §6)', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
+  it('a 401 that lands after another call refreshed retries with the new token, no second refresh', async () => {
+    local.setItem('accessToken', 'old');
+    local.setItem('refreshToken', 'r-old');
+    const calls: string[] = [];
+    let answerSlowCall: () => void = () => undefined;
+    const slowCallAnswered = new Promise<void>((r) => {
+      answerSlowCall = r;
+    });
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      const auth = (init.headers as Record<string, string>).authorization ?? '';
+      calls.push(`${url} ${auth}`);
+      if (url.endsWith('/api/v1/auth/refresh')) {
+        return envelope(200, {
+          returnCode: 0,
+          returnMessage: 'OK',
+          returnData: { accessToken: 'new', refreshToken: 'r-new' },
+        });
+      }
+      // The slow call's 401 arrives only once the fast call has refreshed.
+      if (url === '/slow' && auth === 'Bearer old') await slowCallAnswered;
+      return auth === 'Bearer new'
+        ? envelope(200, { returnCode: 0, returnMessage: 'OK', returnData: url })
+        : envelope(401, { returnCode: 401, returnMessage: 'TOKEN_EXPIRED', returnData: null });
+    });
+    const { api } = await client();
+    const { useSession } = await import('./session');
+    const slow = api.get('/slow');
+    expect(await api.get('/fast')).toBe('/fast');
+    answerSlowCall();
+    expect(await slow).toBe('/slow');
+    expect(calls.filter((c) => c.includes('/refresh'))).toHaveLength(1);
+    expect(calls.at(-1)).toBe('/slow Bearer new');
+    expect(useSession.getState()).toMatchObject({ refreshes: 1, ended: null });
+  });
+
   it('when the refresh fails: removes the tokens, keeps the language, says why, no silent redirect', async () => {
     local.setItem('accessToken', 'old');
     local.setItem('refreshToken', 'r-old');

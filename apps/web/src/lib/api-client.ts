@@ -194,7 +194,10 @@ export function createApiClient(store: TokenStore): ApiClient {
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 401 || !token) throw e;
       const hadRefreshToken = store.refreshToken() !== null;
-      if (!(await refreshTokens())) {
+      // Another call's refresh already stored a new pair while this one was in flight: retry with it rather
+      // than spend the rotated refresh token on a second refresh (and a second profile refetch).
+      const renewed = store.accessToken();
+      if (!(renewed && renewed !== token) && !(await refreshTokens())) {
         store.sessionEnded(hadRefreshToken);
         throw e;
       }

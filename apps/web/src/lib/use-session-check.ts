@@ -32,12 +32,20 @@ export function useSessionCheck(): void {
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
   useMe();
-  const refreshes = useSession((s) => s.refreshes);
   const ended = useSession((s) => s.ended);
 
-  useEffect(() => {
-    if (refreshes > 0) void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
-  }, [refreshes, queryClient]);
+  // Subscribed, not an effect: the refetch is asked for at the moment the new pair is stored, so a profile
+  // load that met the 401 itself (still in flight, retried with the new token) is joined rather than
+  // doubled, and a profile already loaded is fetched again. An effect ran after the next render, by which
+  // time the retry might or might not have landed, so the profile was fetched two or three times.
+  useEffect(
+    () =>
+      useSession.subscribe((st, prev) => {
+        if (st.refreshes === prev.refreshes) return;
+        void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey }, { cancelRefetch: false });
+      }),
+    [queryClient],
+  );
 
   // Read when a session ends, not a reason to run again: the page and language of that moment.
   const current = useRef({ pathname, t });
