@@ -3,6 +3,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { openDb } from '../src/db/client.ts';
 import { checkLedger } from '../src/ledger/check.ts';
 import { freshDatabase } from './infra.ts';
+import { migratedPgliteSnapshot } from './pglite-snapshot.ts';
 
 export interface TestApp {
   app: App;
@@ -41,7 +42,12 @@ export async function createTestApp(
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });
   if (!databaseUrl) config.pgliteInMemory = true;
-  const dbh = await openDb({ databaseUrl, dataDir: config.dataDir, inMemory: !databaseUrl });
+  const dbh = await openDb({
+    databaseUrl,
+    dataDir: config.dataDir,
+    inMemory: !databaseUrl,
+    loadDataDir: databaseUrl ? undefined : await migratedPgliteSnapshot(),
+  });
   const app = await buildApp(config, { serveWeb: false, ...opts, dbh });
   await app.ready();
 

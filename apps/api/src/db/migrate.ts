@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import type { DbHandle } from './client.ts';
 
-const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** The folder of the SQL migrations (also hashed by the tests' migrated PGlite snapshot). */
+export const MIGRATIONS_DIR = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
  * Applies the SQL files of db/migrations in name order, each once, each in its own transaction
