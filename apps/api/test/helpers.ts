@@ -3,7 +3,7 @@ import { type Config, loadConfig } from '../src/config.ts';
 import { openDb } from '../src/db/client.ts';
 import { checkLedger } from '../src/ledger/check.ts';
 import { freshDatabase } from './infra.ts';
-import { migratedPgliteSnapshot } from './pglite-snapshot.ts';
+import { migratedPgliteSnapshot } from './migrated-db.ts';
 
 export interface TestApp {
   app: App;
