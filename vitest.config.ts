@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
+import { RetriedTestsReporter } from './apps/web/e2e/support/retried-reporter';
 import { PREACT_ALIASES } from './apps/web/vite.aliases';
 
 export default defineConfig({
   test: {
+    reporters: ['default', new RetriedTestsReporter()],
     projects: [
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
       {
@@ -31,8 +33,9 @@ export default defineConfig({
           // Two files at a time (package.json passes --maxWorkers=2): each has its own server, database and
           // browser, and a browser test waits on the network and on timers more than it computes, so two
           // share this 2-core machine well (e2e 659 s -> 437 s measured, no retry).
-          // One retry for browser tests only: a browser, a server and its database share the CPU. A retried
-          // failure is still printed; two in a row fail the run.
+          // One retry for browser tests only: a browser, a server and its database share the CPU. The failed
+          // attempt of a test that passed on its retry is printed at the end (RetriedTestsReporter); two
+          // failures in a row fail the run.
           retry: 1,
         },
       },
