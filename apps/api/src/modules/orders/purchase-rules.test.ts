@@ -93,7 +93,14 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
         await t.call<{ list: { listingId: number }[] }>('GET', '/api/v1/sell-listings?size=50')
       ).body.returnData.list.map((l) => l.listingId);
     expect(await listed()).toContain(id);
-    await t.app.deps.db.updateTable('members').set({ status: 'SUSPENDED' }).where('id', '=', s.id).execute();
+    // Through the console's route, as an operator does it: a write through the API drops the answering
+    // instance's trade-list cache before it answers. (A bare UPDATE reaches the cache only by NOTIFY, which
+    // may land after the next read; the cache tests cover that path.)
+    const suspended = await t.call('POST', `/ops/api/v1/members/${s.id}/suspend`, {
+      token: op.token,
+      body: { reason: 'fraud report' },
+    });
+    expect(suspended.status).toBe(200);
     expect(await listed()).not.toContain(id);
     await refused(buyer.token, body({ listingId: id }), 422, 'LISTING_NOT_OPEN');
   });
