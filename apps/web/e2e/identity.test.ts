@@ -73,9 +73,10 @@ describe('identity screens against the real API (issue 4)', () => {
     await page.getByLabel('Phone number').fill(m.localPhone);
     await expect.poll(() => page.getByTestId('code-timer').textContent()).toBe('');
     expect(await page.getByTestId('verify-code').isDisabled()).toBe(true);
+    const resentAt = Date.now();
     await page.getByTestId('send-code').click();
     await expect.poll(() => page.getByTestId('code-timer').textContent()).toMatch(/^0[12]:\d\d$/);
-    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164));
+    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164, resentAt));
     await page.getByTestId('verify-code').click();
     await expect.poll(() => page.getByTestId('verify-code').textContent()).toBe('Verified');
     expect(await page.getByLabel('Phone number').getAttribute('readonly')).not.toBeNull();
@@ -231,9 +232,10 @@ describe('identity screens against the real API (issue 4)', () => {
     await page.getByTestId('findpw-step-code').waitFor();
     // The phone is shown masked (DECISIONS §6).
     expect(await page.getByLabel('Phone number').inputValue()).toBe(`+82 *******${m.phoneE164.slice(-4)}`);
+    const sentAt = Date.now();
     await page.getByTestId('send-code').click();
     await expect.poll(() => page.getByTestId('code-timer').textContent()).toMatch(/^00:(30|29|28)$/);
-    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164));
+    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164, sentAt));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByTestId('findpw-step-password').waitFor();
 

@@ -114,8 +114,9 @@ for (const lang of ['en', 'kr'] as const) {
       await inputs.nth(3).fill(m.password);
       await inputs.nth(4).fill(m.password);
       await page.locator('input[name="phone"]').fill(m.localPhone);
+      const sentAt = Date.now();
       await page.getByTestId('send-code').click();
-      await page.locator('input[name="code"]').fill(await server.smsCode(m.phoneE164));
+      await page.locator('input[name="code"]').fill(await server.smsCode(m.phoneE164, sentAt));
       await page.getByTestId('verify-code').click();
       await page.waitForFunction(() => {
         const b = document.querySelector('[data-testid="verify-code"]');
@@ -137,10 +138,14 @@ for (const lang of ['en', 'kr'] as const) {
       await page.locator('main input').first().fill(member.loginId);
       await page.locator('main button[type="submit"]').click();
       await page.getByTestId('findpw-step-code').waitFor();
+      // The member is the same in every language: the code must be this run's, not the last language's.
+      const sentAt = Date.now();
       await page.getByTestId('send-code').click();
       await page.waitForTimeout(400);
       await screenshot(page, 'findpw-2-code', lang);
-      await page.locator('input[autocomplete="one-time-code"]').fill(await server.smsCode(member.phoneE164));
+      await page
+        .locator('input[autocomplete="one-time-code"]')
+        .fill(await server.smsCode(member.phoneE164, sentAt));
       await page.locator('main button[type="submit"]').click();
       await page.getByTestId('findpw-step-password').waitFor();
       await page.locator('input[type="password"]').first().fill('short');

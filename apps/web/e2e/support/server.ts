@@ -11,7 +11,12 @@ export interface E2EServer {
   /** The fake price provider; set `prices.mode = 'error'` to make the upstream fail. */
   prices: FakeUpstream;
   /** The newest SMS code sent to `phoneE164` (GET /dev/sms/outbox, DECISIONS §10). */
-  smsCode: (phoneE164: string) => Promise<string>;
+  /**
+   * The newest code in the dev outbox for the phone, polling up to 10 s until there is one sent at or after
+   * `sentAfterMs` (default: any). Pass `Date.now()` from before a tap that sends a code when the phone already
+   * had one: the tap returns before the request lands, and the previous code is then still the newest.
+   */
+  smsCode: (phoneE164: string, sentAfterMs?: number) => Promise<string>;
   close: () => Promise<void>;
 }
 
@@ -47,11 +52,13 @@ export async function startE2EServer(env: Record<string, string> = {}): Promise<
 
   // The newest code sent to a phone. A click on 인증번호 전송 returns before its request reaches the server, so
   // a code not there yet is waited for (up to 10 s) rather than reported missing.
-  const smsCode = async (phoneE164: string) => {
+  const smsCode = async (phoneE164: string, sentAfterMs = 0) => {
     const url = `/dev/sms/outbox?phone=${encodeURIComponent(phoneE164)}`;
     for (let waited = 0; ; waited += 100) {
-      const r = await t.call<{ code: string }>('GET', url);
-      if (r.status === 200) return r.body.returnData.code;
+      const r = await t.call<{ code: string; sentAt: string }>('GET', url);
+      // The server runs in this process: sentAt and Date.now() read the same clock.
+      if (r.status === 200 && Date.parse(r.body.returnData.sentAt) >= sentAfterMs)
+        return r.body.returnData.code;
       if (waited >= 10_000) throw new Error(`no SMS code for ${phoneE164}: ${JSON.stringify(r.body)}`);
       await new Promise((done) => setTimeout(done, 100));
     }
