@@ -1,4 +1,4 @@
-import type { Reporter, TestCase } from 'vitest/node';
+import type { Reporter, TestCase, Vitest } from 'vitest/node';
 
 /**
  * Prints, after the run, every test that passed only on a retry, with the errors of the attempts that failed.
@@ -7,6 +7,11 @@ import type { Reporter, TestCase } from 'vitest/node';
  */
 export class RetriedTestsReporter implements Reporter {
   private readonly retried: TestCase[] = [];
+  private vitest: Vitest | undefined;
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest;
+  }
 
   onTestCaseResult(testCase: TestCase): void {
     const result = testCase.result();
@@ -23,12 +28,14 @@ export class RetriedTestsReporter implements Reporter {
         lines.push(`  ${e.name ?? 'Error'}: ${e.message}`);
         for (const s of (e.stack ?? '')
           .split('\n')
-          .filter((l) => l.trim().startsWith('at ') && !l.includes('node_modules'))
+          .filter(
+            (l) => l.trim().startsWith('at ') && !l.includes('node_modules') && !l.includes('<anonymous>'),
+          )
           .slice(0, 4)) {
           lines.push(`    ${s.trim()}`);
         }
       }
     }
-    console.log(lines.join('\n'));
+    this.vitest?.logger.log(lines.join('\n'));
   }
 }

@@ -196,8 +196,9 @@ export function createApiClient(store: TokenStore): ApiClient {
       const hadRefreshToken = store.refreshToken() !== null;
       // Another call's refresh already stored a new pair while this one was in flight: retry with it rather
       // than spend the rotated refresh token on a second refresh (and a second profile refetch).
-      const renewed = store.accessToken();
-      if (!(renewed && renewed !== token) && !(await refreshTokens())) {
+      const current = store.accessToken();
+      const renewedMeanwhile = current !== null && current !== token;
+      if (!renewedMeanwhile && !(await refreshTokens())) {
         store.sessionEnded(hadRefreshToken);
         throw e;
       }
