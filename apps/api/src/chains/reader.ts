@@ -55,3 +55,15 @@ export class ChainNodeError extends Error {
     this.name = 'ChainNodeError';
   }
 }
+
+/**
+ * How a reader is made (one factory per coin: `btcReader`, `ethReader`, `xrpReader`, `trxReader` in
+ * `chains/<coin>-reader.ts`): the node's URL from `CHAIN_RPC_<COIN>` (credentials in its user part go as Basic
+ * auth), the app's network (addresses are reported in its spelling) and the per-call timeout.
+ */
+export interface ReaderOptions {
+  url: string;
+  network: 'mainnet' | 'testnet' | 'regtest';
+  /** Per node call; default 10_000 ms. */
+  timeoutMs?: number;
+}
