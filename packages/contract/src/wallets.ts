@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { DEST_TYPES, TRANSFER_STATUSES, TRANSFER_TYPES, WALLET_STATUSES } from './enums.ts';
+import {
+  DEST_TYPES,
+  TRANSFER_STATUSES,
+  TRANSFER_TYPES,
+  WALLET_STATUSES,
+  WITHDRAWAL_STATUSES,
+} from './enums.ts';
 import { pageOf } from './envelope.ts';
 import { FIELD_CODES as F } from './errors.ts';
 import { coinField, cursorField, idParam, qtyField } from './fields.ts';
@@ -45,6 +51,14 @@ export const transfer = z.object({
   amount: z.string(),
   fee: z.string(),
   txid: z.string().nullable(),
+  /**
+   * A deposit the chain watcher found (DECISIONS §17): blocks on top of (and including) the one it is in,
+   * 0 while its transaction is out of the chain after a reorg; it is credited when this reaches
+   * `requiredConfirmations` (CHAIN_CONFIRMATIONS_<COIN> when it was seen) and stops counting there. Both null
+   * for withdrawals, internal transfers and deposits an operator credited.
+   */
+  confirmations: z.number().int().nullable(),
+  requiredConfirmations: z.number().int().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
 });
@@ -133,7 +147,7 @@ export type OpsDeposit = z.infer<typeof opsDeposit>;
 
 /** GET /ops/api/v1/withdrawals query: external withdrawals by status (default PENDING), oldest first. */
 export const opsWithdrawalsQuery = z.object({
-  status: z.enum(TRANSFER_STATUSES, F.INVALID_FORMAT).default('PENDING'),
+  status: z.enum(WITHDRAWAL_STATUSES, F.INVALID_FORMAT).default('PENDING'),
   size: opsPageSize,
   cursor: cursorField.optional(),
 });
