@@ -1,5 +1,6 @@
 import { type Coin, fromUnits, toUnits, type Wallet } from '@p2p/contract';
 import { chainKeys, depositAddress, isValidAddress, normalizeAddress } from '../../chains/index.ts';
+import { canonicalTxid } from '../../chains/txid.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
@@ -93,18 +94,22 @@ export interface DepositInput {
 /**
  * Credits an on-chain deposit to the wallet owning `address` (DECISIONS §5): a COMPLETED DEPOSIT transfer
  * and one ledger entry chain -> available, in `db`'s transaction (or a new one). Idempotent on coin +
- * txid + index: a repeat returns the existing transfer with `created: false` and moves nothing; a repeat
- * naming another address or amount is 409 DUPLICATE_ENTRY. Throws 400 INVALID_ADDRESS for an address that
+ * txid + index (the txid in the chain watcher's spelling, chains/txid.ts): a repeat returns the existing
+ * transfer with `created: false` and moves nothing; a repeat naming another address or amount is 409
+ * DUPLICATE_ENTRY; an output the chain watcher found first and has not credited (PENDING, DROPPED,
+ * BELOW_MINIMUM) is 409 INVALID_STATE {status}: the watcher settles it (DECISIONS §17). Throws 400 INVALID_ADDRESS for an address that
  * is not one of the coin, 404 WALLET_NOT_FOUND when no wallet owns it.
  */
 export async function creditDeposit(
   db: DbOrTx,
-  input: DepositInput,
+  given: DepositInput,
 ): Promise<{ transfer: TransferRow; created: boolean }> {
-  const units = toUnits(input.amount);
+  const units = toUnits(given.amount);
   if (units <= 0n) throw new AppError('VALIDATION_FAILED', { fields: { amount: 'AMOUNT_NOT_POSITIVE' } });
-  if (!isValidAddress(input.coin, input.address, chainKeys().network)) throw new AppError('INVALID_ADDRESS');
-  const address = normalizeAddress(input.coin, input.address);
+  if (!isValidAddress(given.coin, given.address, chainKeys().network)) throw new AppError('INVALID_ADDRESS');
+  const address = normalizeAddress(given.coin, given.address);
+  // The chain watcher's spelling of the id (DECISIONS §17), so that both name one output the same way.
+  const input = { ...given, txid: canonicalTxid(given.coin, given.txid) };
   return inTx(db, async (tx) => {
     const w = await walletByAddress(tx, input.coin, address);
     if (!w) throw new AppError('WALLET_NOT_FOUND');
@@ -114,6 +119,8 @@ export async function creditDeposit(
       if (existing.wallet_id !== w.id || toUnits(qty(existing.amount)) !== units) {
         throw new AppError('DUPLICATE_ENTRY');
       }
+      // The chain watcher found this output first and settles it itself (confirming, dropped, under the minimum).
+      if (existing.status !== 'COMPLETED') throw new AppError('INVALID_STATE', { status: existing.status });
       return { transfer: existing, created: false };
     }
     await post(tx, {

@@ -1,4 +1,4 @@
-import type { Coin } from '@p2p/contract';
+import type { Coin, TransferStatus } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, Numeric } from '../../db/schema.ts';
 
@@ -19,7 +19,7 @@ export interface TransfersTable {
   coin: Coin;
   type: 'WITHDRAW' | 'DEPOSIT';
   dest_type: 'INTERNAL' | 'EXTERNAL';
-  status: 'PENDING' | 'COMPLETED' | 'REJECTED';
+  status: TransferStatus;
   address: string;
   amount: Numeric;
   fee: ColumnType<string, string | undefined, string>;
@@ -32,6 +32,15 @@ export interface TransfersTable {
   processed_by: number | null;
   created_at: CreatedAt;
   completed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** DECISIONS §17, a deposit the chain watcher found (018_chain_deposits.sql); null on every other row. */
+  confirmations: number | null;
+  required_confirmations: number | null;
+  block_height: number | null;
+  block_hash: string | null;
+  /** Where the chain forked when the deposit's block left it (cleared when it is back in a block). */
+  fork_height: number | null;
+  /** The amount in the chain's own unit (satoshi, wei, drop, sun), a decimal integer string. */
+  chain_amount: string | null;
 }
 
 export interface DerivationCountersTable {

@@ -39,6 +39,8 @@ export function transferOut(t: TransferRow): Transfer {
     amount: qty(t.amount),
     fee: qty(t.fee),
     txid: t.txid,
+    confirmations: t.confirmations,
+    requiredConfirmations: t.required_confirmations,
     createdAt: t.created_at.toISOString(),
     completedAt: t.completed_at ? t.completed_at.toISOString() : null,
   };

@@ -1,0 +1,52 @@
+import { COINS, type Coin } from '@p2p/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import type { ChainReader, ReaderOptions } from './reader.ts';
+
+/** Makes one coin's reader from its node URL and the app's configuration. */
+type ReaderFactory = (base: ReaderOptions, config: Config) => ChainReader;
+
+/**
+ * The reader factory of each coin (DECISIONS §17). A coin missing here has no reader in this build: setting its
+ * CHAIN_RPC_<COIN> is refused at start with an error in the log, and the coin stays operator-driven.
+ * To be wired as the readers land: BTC `btcReader(base)`, ETH `ethReader(base)`, XRP `xrpReader({...base,
+ * depositAccount})`, TRX `trxReader({...base, apiKey})`.
+ */
+const READER_FACTORIES: Partial<Record<Coin, ReaderFactory>> = {};
+
+/**
+ * The readers of the coins that have a node configured (CHAIN_RPC_<COIN>), each with the app's network and the
+ * per-call timeout CHAIN_TIMEOUT_MS. Coins without a node get none (operator-driven deposits, DECISIONS §5).
+ */
+export function createChainReaders(
+  config: Config,
+  log: Pick<FastifyBaseLogger, 'error'>,
+): Partial<Record<Coin, ChainReader>> {
+  const readers: Partial<Record<Coin, ChainReader>> = {};
+  for (const coin of COINS) {
+    const url = config.chainWatch.rpc[coin];
+    if (!url) continue;
+    const factory = READER_FACTORIES[coin];
+    if (!factory) {
+      log.error(
+        { coin },
+        `CHAIN_RPC_${coin} is set but this build has no ${coin} reader; ${coin} stays operator-driven`,
+      );
+      continue;
+    }
+    readers[coin] = factory(
+      { url, network: config.chain.network, timeoutMs: config.chainWatch.timeoutMs },
+      config,
+    );
+  }
+  return readers;
+}
+
+/**
+ * The platform accounts that receive by destination tag (DECISIONS §17: XRP_DEPOSIT_ACCOUNT): the watcher matches
+ * a payment to one of them by its tag, and holds it as unmatched without a known tag.
+ */
+export function taggedDepositAccounts(config: Config): Partial<Record<Coin, string>> {
+  const xrp = config.chainWatch.xrpDepositAccount;
+  return xrp ? { XRP: xrp } : {};
+}
