@@ -2,7 +2,7 @@ import { COINS, type Coin, fromUnits } from '@p2p/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors/index.ts';
 import { account, balanceOf, checkLedger, LedgerRefConflictError, post } from './index.ts';
 
 let t: TestApp;

@@ -1,6 +1,6 @@
 import { type Coin, fromUnits, toSignedUnits } from '@p2p/contract';
 import type { DbOrTx, Tx } from '../db/client.ts';
-import { AppError, pgCode, pgConstraint } from '../http/errors.ts';
+import { AppError, pgCode, pgConstraint } from '../errors/index.ts';
 import { type AccountRef, accountKey, ensureAccount } from './accounts.ts';
 import type { EntryKind } from './entries.ts';
 

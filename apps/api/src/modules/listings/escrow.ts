@@ -1,6 +1,6 @@
 import { nextListingStatus, toUnits } from '@p2p/contract';
 import type { Tx } from '../../db/client.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { type ListingRelease, movements, post } from '../../ledger/index.ts';
 import { endListing, type LockedListing } from './repo.ts';
 

@@ -6,7 +6,7 @@ import {
 } from '@p2p/contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { movements, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
 import { ownActiveWallet } from '../wallets/service.ts';

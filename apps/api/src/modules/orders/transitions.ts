@@ -8,7 +8,7 @@ import {
 } from '@p2p/contract';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { movements, post } from '../../ledger/index.ts';
 import { type LockedListing, lockListing } from '../listings/repo.ts';
 import { recordEnding } from '../listings/seller-stats.ts';

@@ -3,7 +3,7 @@ import { chainKeys, depositAddress, isValidAddress, normalizeAddress } from '../
 import type { DbOrTx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { movements, post } from '../../ledger/index.ts';
 import {
   depositTransferOf,

@@ -2,8 +2,8 @@ import { type Coin, type OpsDeposit, type OpsWithdrawal, type TransferStatus, to
 import type { Db } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
+import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import { AppError } from '../../http/errors.ts';
 import { toPage } from '../../http/page.ts';
 import { movements, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
