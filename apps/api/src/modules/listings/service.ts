@@ -6,11 +6,11 @@ import {
 } from '@p2p/contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
-import { entryRef } from '../../ledger/entries.ts';
+import { AppError } from '../../errors/index.ts';
+import { movements, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
 import { ownActiveWallet } from '../wallets/service.ts';
-import { closeLocked, holdEscrow, releaseEscrow } from './escrow.ts';
+import { closeLocked, releaseListingEscrow } from './escrow.ts';
 import { listingWithSeller } from './queries.ts';
 import { endListing, insertListing, lockListing, setListingStatus } from './repo.ts';
 import { toListingDetail } from './views.ts';
@@ -43,7 +43,7 @@ export async function createListing(
     const wallet = await ownActiveWallet(tx, sellerId, input.walletId);
     const maxUnits = toUnits(input.maxQty);
     const id = await insertListing(tx, sellerId, wallet, input);
-    await holdEscrow(tx, sellerId, wallet.coin, maxUnits, entryRef.escrowHold(id));
+    await post(tx, movements.escrowHold({ listingId: id, sellerId, coin: wallet.coin, units: maxUnits }));
     return listingDetail(tx, id);
   });
 }
@@ -80,8 +80,7 @@ export async function rejectListing(
     if (!l) throw new AppError('LISTING_NOT_FOUND');
     const next = nextListingStatus(l.status, 'reject');
     if (next === null) throw new AppError('INVALID_STATE');
-    const ref = entryRef.listingEscrowRelease(l.id, 'reject');
-    await releaseEscrow(tx, l.seller_id, l.coin, toUnits(l.remaining_qty), ref);
+    await releaseListingEscrow(tx, l, 'reject');
     await endListing(tx, l.id, next, reason);
     await audit(tx, { operatorId, action: 'listing.reject', targetType: 'listing', targetId: l.id, reason });
     return listingDetail(tx, l.id);

@@ -4,9 +4,8 @@ import { canonicalTxid } from '../../chains/txid.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
-import { entryRef } from '../../ledger/entries.ts';
-import { account, post } from '../../ledger/index.ts';
+import { AppError } from '../../errors/index.ts';
+import { movements, post } from '../../ledger/index.ts';
 import {
   depositTransferOf,
   hasWallet,
@@ -123,13 +122,8 @@ export async function creditDeposit(
       if (existing.status !== 'COMPLETED') throw new AppError('INVALID_STATE', { status: existing.status });
       return { transfer: existing, created: false };
     }
-    await post(tx, {
-      ...entryRef.depositCredit(input.coin, input.txid, input.index),
-      postings: [
-        { account: account.chain(input.coin), amount: -units },
-        { account: account.available(w.member_id, input.coin), amount: units },
-      ],
-    });
+    const { coin, txid, index } = input;
+    await post(tx, movements.depositCredit({ coin, txid, index, memberId: w.member_id, units }));
     return { transfer: inserted, created: true };
   });
 }
