@@ -8,8 +8,8 @@ import type {
 import type { Db } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
+import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import { AppError } from '../../http/errors.ts';
 import { toPage } from '../../http/page.ts';
 import { audit } from '../ops/audit.ts';
 import { creditAssignedDeposit } from '../wallets/chain-deposits.ts';

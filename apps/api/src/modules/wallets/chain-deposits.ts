@@ -1,8 +1,7 @@
 import { type Coin, fromUnits, toUnits } from '@p2p/contract';
 import type { Tx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
-import { entryRef } from '../../ledger/entries.ts';
-import { account, post } from '../../ledger/index.ts';
+import { movements, post } from '../../ledger/index.ts';
 import { notifyDepositCredited } from '../notifications/repo.ts';
 import type { TransferRow, WalletRow } from './repo.ts';
 import {
@@ -100,13 +99,16 @@ export async function creditAssignedDeposit(
 async function postDepositCredit(tx: Tx, t: TransferRow): Promise<void> {
   if (t.txid === null || t.chain_index === null) throw new Error(`deposit ${t.id} has no chain output`);
   const units = toUnits(qty(t.amount));
-  await post(tx, {
-    ...entryRef.depositCredit(t.coin, t.txid, t.chain_index),
-    postings: [
-      { account: account.chain(t.coin), amount: -units },
-      { account: account.available(t.member_id, t.coin), amount: units },
-    ],
-  });
+  await post(
+    tx,
+    movements.depositCredit({
+      coin: t.coin,
+      txid: t.txid,
+      index: t.chain_index,
+      memberId: t.member_id,
+      units,
+    }),
+  );
   await notifyDepositCredited(tx, t.member_id, {
     transferId: t.id,
     walletId: t.wallet_id,
