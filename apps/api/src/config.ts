@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { byCoin, COINS, type Coin, type CompanyInfo } from '@p2p/contract';
+import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -50,6 +51,10 @@ const schema = z.object({
   COMPANY_SUPPORT: z.string().optional(),
   CHAIN_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
   ...perCoin('XPUB', z.string().optional()),
+  XRP_DEPOSIT_ACCOUNT: z
+    .string()
+    .refine((a) => isValidClassicAddress(a), 'not a classic XRP address (r...)')
+    .optional(),
   ...perCoin('WITHDRAW_FEE', z.string().regex(FEE_RE).default('0')),
   // DECISIONS §17: the chain watchers (modules/deposits).
   ...perCoin('CHAIN_RPC', z.url({ protocol: /^https?$/ }).optional()),
@@ -57,7 +62,6 @@ const schema = z.object({
   ...perCoin('CHAIN_START_HEIGHT', z.coerce.number().int().nonnegative().optional()),
   ...perCoin('DEPOSIT_MIN', z.string().regex(FEE_RE).default('0')),
   CHAIN_API_KEY_TRX: z.string().optional(),
-  XRP_DEPOSIT_ACCOUNT: z.string().optional(),
   CHAIN_POLL_MS: z.coerce.number().int().min(50).default(5_000),
   CHAIN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   CHAIN_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
@@ -149,6 +153,8 @@ export interface Config {
     xpubs: Partial<Record<Coin, string>>;
     /** Fee per external withdrawal, a decimal coin amount per coin (DECISIONS §3; default 0). */
     withdrawFees: Record<Coin, string>;
+    /** XRP_DEPOSIT_ACCOUNT: the platform's XRP receiving account (DECISIONS §17); absent = 0/0 of XPUB_XRP. */
+    xrpDepositAccount: string | undefined;
   };
   /**
    * The chain watchers (DECISIONS §17). `rpc`: CHAIN_RPC_<COIN>, the node of each coin that has one (others
@@ -161,7 +167,6 @@ export interface Config {
   chainWatch: {
     rpc: Partial<Record<Coin, string>>;
     trxApiKey: string | undefined;
-    xrpDepositAccount: string | undefined;
     confirmations: Record<Coin, number>;
     depositMin: Record<Coin, string>;
     startHeights: Partial<Record<Coin, number>>;
@@ -278,11 +283,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       network: e.CHAIN_NETWORK,
       xpubs: byCoin((coin) => e[`XPUB_${coin}`]),
       withdrawFees: byCoin((coin) => e[`WITHDRAW_FEE_${coin}`]),
+      xrpDepositAccount: e.XRP_DEPOSIT_ACCOUNT,
     },
     chainWatch: {
       rpc: byCoin((coin) => e[`CHAIN_RPC_${coin}`]),
       trxApiKey: e.CHAIN_API_KEY_TRX,
-      xrpDepositAccount: e.XRP_DEPOSIT_ACCOUNT?.trim() || undefined,
       confirmations: byCoin((coin) => e[`CHAIN_CONFIRMATIONS_${coin}`] ?? DEFAULT_CONFIRMATIONS[coin]),
       depositMin: byCoin((coin) => e[`DEPOSIT_MIN_${coin}`]),
       startHeights: byCoin((coin) => e[`CHAIN_START_HEIGHT_${coin}`]),

@@ -1,7 +1,10 @@
 import { COINS, type Coin } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
+import { xrpDepositAccount } from './index.ts';
 import type { ChainReader, ReaderOptions } from './reader.ts';
+import { trxReader } from './trx-reader.ts';
+import { xrpReader } from './xrp-reader.ts';
 
 /** Makes one coin's reader from its node URL and the app's configuration. */
 type ReaderFactory = (base: ReaderOptions, config: Config) => ChainReader;
@@ -9,10 +12,13 @@ type ReaderFactory = (base: ReaderOptions, config: Config) => ChainReader;
 /**
  * The reader factory of each coin (DECISIONS §17). A coin missing here has no reader in this build: setting its
  * CHAIN_RPC_<COIN> is refused at start with an error in the log, and the coin stays operator-driven.
- * To be wired as the readers land: BTC `btcReader(base)`, ETH `ethReader(base)`, XRP `xrpReader({...base,
- * depositAccount})`, TRX `trxReader({...base, apiKey})`.
+ * To be wired as the readers land: BTC `btcReader(base)`, ETH `ethReader(base)`.
  */
-const READER_FACTORIES: Partial<Record<Coin, ReaderFactory>> = {};
+const READER_FACTORIES: Partial<Record<Coin, ReaderFactory>> = {
+  // XRP deposits all go to the platform account (XRP_DEPOSIT_ACCOUNT, else 0/0 of XPUB_XRP); the tag says whose.
+  XRP: (base) => xrpReader({ ...base, depositAccount: xrpDepositAccount() }),
+  TRX: (base, config) => trxReader({ ...base, apiKey: config.chainWatch.trxApiKey }),
+};
 
 /**
  * The readers of the coins that have a node configured (CHAIN_RPC_<COIN>), each with the app's network and the
@@ -43,10 +49,10 @@ export function createChainReaders(
 }
 
 /**
- * The platform accounts that receive by destination tag (DECISIONS §17: XRP_DEPOSIT_ACCOUNT): the watcher matches
- * a payment to one of them by its tag, and holds it as unmatched without a known tag.
+ * The platform accounts that receive by destination tag (DECISIONS §17: XRP_DEPOSIT_ACCOUNT, else 0/0 of
+ * XPUB_XRP): the watcher matches a payment to one of them by its tag, and holds it as unmatched without a known
+ * tag. Needs the chain keys installed (app.ts does it first).
  */
-export function taggedDepositAccounts(config: Config): Partial<Record<Coin, string>> {
-  const xrp = config.chainWatch.xrpDepositAccount;
-  return xrp ? { XRP: xrp } : {};
+export function taggedDepositAccounts(): Partial<Record<Coin, string>> {
+  return { XRP: xrpDepositAccount() };
 }

@@ -25,7 +25,7 @@ export function createDepositWatchers(
   autoStart = true,
 ): DepositWatchers {
   const cfg = deps.config.chainWatch;
-  const tagged = taggedDepositAccounts(deps.config);
+  const tagged = taggedDepositAccounts();
   const watchers = new Map<Coin, DepositWatcher>();
   for (const coin of COINS) {
     const reader = readers[coin];

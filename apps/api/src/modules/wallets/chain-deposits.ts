@@ -18,6 +18,7 @@ import {
   walletsByAddresses,
   walletsByDestinationTags,
 } from './repo-chain.ts';
+import { shownAddress } from './service.ts';
 
 export type { SeenDeposit } from './repo-chain.ts';
 export { walletsByAddresses, walletsByDestinationTags };
@@ -37,8 +38,12 @@ export type SeenOutcome = { row: TransferRow } | { row: null; existing: Transfer
  * An output credited already (by the watcher or an operator) or recorded for another wallet or amount is left as
  * it is and answered in `existing`.
  */
-export async function recordSeenDeposit(tx: Tx, w: WalletRow, d: SeenDeposit): Promise<SeenOutcome> {
-  const row = await upsertSeenDeposit(tx, w, d);
+export async function recordSeenDeposit(
+  tx: Tx,
+  w: WalletRow,
+  d: Omit<SeenDeposit, 'address'>,
+): Promise<SeenOutcome> {
+  const row = await upsertSeenDeposit(tx, w, { ...d, address: shownAddress(w) });
   if (row) return { row };
   return { row: null, existing: await depositOfOutput(tx, d.coin, d.txid, d.index) };
 }
@@ -88,9 +93,9 @@ export async function rewindChainDeposits(
 export async function creditAssignedDeposit(
   tx: Tx,
   w: WalletRow,
-  d: Omit<SeenDeposit, 'blockHash' | 'belowMinimum'>,
+  d: Omit<SeenDeposit, 'blockHash' | 'belowMinimum' | 'address'>,
 ): Promise<TransferRow | undefined> {
-  const row = await insertAssignedDeposit(tx, w, d);
+  const row = await insertAssignedDeposit(tx, w, { ...d, address: shownAddress(w) });
   if (row) await postDepositCredit(tx, row);
   return row;
 }

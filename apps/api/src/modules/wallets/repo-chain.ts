@@ -37,14 +37,22 @@ export async function walletsByDestinationTags(
   tags: readonly number[],
 ): Promise<{ destinationTag: number; wallet: WalletRow }[]> {
   if (tags.length === 0) return [];
-  const r = await sql<WalletRow & { destination_tag: number }>`select * from wallets
-      where coin = ${coin} and destination_tag = any(${[...tags]}::bigint[])`.execute(tx);
-  return r.rows.map((w) => ({ destinationTag: Number(w.destination_tag), wallet: w }));
+  const rows = await tx
+    .selectFrom('wallets')
+    .selectAll()
+    .where('coin', '=', coin)
+    .where('destination_tag', 'in', [...tags])
+    .execute();
+  return rows.flatMap((w) =>
+    w.destination_tag === null ? [] : [{ destinationTag: Number(w.destination_tag), wallet: w }],
+  );
 }
 
 /** What the watcher found of one output paid to a member's wallet. */
 export interface SeenDeposit {
   coin: Coin;
+  /** The address the member deposits to as their wallet shows it (XRP: the platform account). */
+  address: string;
   txid: string;
   index: number;
   /** Ledger quantity, a decimal string > 0. */
@@ -79,7 +87,7 @@ export async function upsertSeenDeposit(
       type: 'DEPOSIT',
       dest_type: 'EXTERNAL',
       status,
-      address: w.address,
+      address: d.address,
       amount: d.amount,
       txid: d.txid,
       chain_index: d.index,
@@ -213,7 +221,7 @@ export async function insertAssignedDeposit(
       type: 'DEPOSIT',
       dest_type: 'EXTERNAL',
       status: 'COMPLETED',
-      address: w.address,
+      address: d.address,
       amount: d.amount,
       txid: d.txid,
       chain_index: d.index,

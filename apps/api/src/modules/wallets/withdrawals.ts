@@ -42,6 +42,7 @@ export async function opsCreditDeposit(db: Db, operatorId: number, input: Deposi
           amount: qty(t.amount),
           txid: t.txid,
           index: t.chain_index,
+          destinationTag: input.destinationTag ?? null,
         },
       });
     }
@@ -70,6 +71,7 @@ function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
     amount: qty(r.amount),
     fee: qty(r.fee),
     address: r.address,
+    destTag: r.dest_tag,
     status: r.status,
     txid: r.txid,
     reason: r.reason,
