@@ -1,8 +1,11 @@
 import type { Coin } from '@p2p/contract';
 import type { HDKey } from '@scure/bip32';
 
-/** Which of a chain's networks the addresses are for (CHAIN_NETWORK, DECISIONS §5). */
-export type ChainNetwork = 'mainnet' | 'testnet';
+/**
+ * Which of a chain's networks the addresses are for (CHAIN_NETWORK, DECISIONS §5, §17). `regtest` is a
+ * local test chain: BTC addresses `bcrt1...` (base58 as on testnet), every other coin as on testnet.
+ */
+export type ChainNetwork = 'mainnet' | 'testnet' | 'regtest';
 
 /**
  * What the platform needs from one chain (DESIGN.md "chains/", DECISIONS §5): deposit addresses derived from
