@@ -362,6 +362,66 @@ describe('many instances', () => {
   });
 });
 
+describe('a holder that lost its lease mid-pass', () => {
+  it('writes nothing: the block it was applying is refused (compare-and-set on the cursor and the holder)', async () => {
+    await scanToTip(watcher());
+    const nat = await depositor(t, 'ETH');
+    chain.mine([{ to: nat.wallet.address, amount: ETH('1') }]);
+    chain.mine();
+    const other = new DepositWatcher({
+      db: t.app.deps.db,
+      coin: 'ETH',
+      reader: chain,
+      network: 'mainnet',
+      requiredConfirmations: 2,
+      minDeposit: 0n,
+      pollMs: 50,
+      timeoutMs: 300,
+      leaseMs: 60_000,
+      log: t.app.log,
+    });
+    let tookOver: Promise<unknown> | null = null;
+    const slow = {
+      coin: 'ETH' as const,
+      tipHeight: () => chain.tipHeight(),
+      blockHash: (h: number) => chain.blockHash(h),
+      // while the first instance reads a block, its lease runs out and the other instance takes over
+      block: async (h: number) => {
+        tookOver ??= t.app.deps.db
+          .updateTable('chain_watchers')
+          .set({ lease_until: new Date(Date.now() - 1000) })
+          .execute()
+          .then(() => other.scan());
+        await tookOver;
+        return chain.block(h);
+      },
+    };
+    const stale = new DepositWatcher({
+      db: t.app.deps.db,
+      coin: 'ETH',
+      reader: slow,
+      network: 'mainnet',
+      requiredConfirmations: 2,
+      minDeposit: 0n,
+      pollMs: 50,
+      timeoutMs: 5_000,
+      leaseMs: 60_000,
+      log: t.app.log,
+    });
+    await t.app.deps.db
+      .updateTable('chain_watchers')
+      .set({ lease_until: new Date(Date.now() - 1000) })
+      .execute();
+    const r = await stale.scan();
+    expect(r).toMatchObject({ active: false, applied: 0 });
+    expect(other.isActive).toBe(true);
+    expect(await available(t, nat, 'ETH')).toBe(100_000_000n);
+    await other.stop();
+    await scanToTip(watcher());
+    await t.assertLedger();
+  });
+});
+
 describe('a node that fails', () => {
   it('throws, hangs or lies: the watcher backs off, stores the error (no credentials), never crashes; then recovers', async () => {
     const kim = await depositor(t, 'ETH');
