@@ -238,6 +238,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid configuration: ${msg}`);
   }
   const e = parsed.data;
+  // The active deposit watcher renews its lease once a pass (DECISIONS §17): a lease shorter than the pause
+  // between passes would lapse every time and hand the watching from instance to instance.
+  if (e.CHAIN_LEASE_MS <= 2 * e.CHAIN_POLL_MS) {
+    throw new Error('invalid configuration: CHAIN_LEASE_MS must be more than twice CHAIN_POLL_MS');
+  }
   const isProduction = e.NODE_ENV === 'production';
   return {
     nodeEnv: e.NODE_ENV,
