@@ -19,7 +19,11 @@ function minNotAboveMax(minQty: string, maxQty: string): boolean {
   }
 }
 
-/** POST /api/v1/sell-listings (SPEC §5 "Sell"): quantities up to 4 decimals, > 0, min <= max. */
+/**
+ * POST /api/v1/sell-listings (SPEC §5 "Sell"): quantities up to 4 decimals, > 0, min <= max. `stepUp` is
+ * required (DECISIONS §13 as amended: a stolen token must not put up a listing paying another account; 422
+ * STEP_UP_REQUIRED without it), optional here so the API says so rather than the validator.
+ */
 export const sellListingCreateBody = z
   .object({
     walletId: idParam,
@@ -28,6 +32,7 @@ export const sellListingCreateBody = z
     unitPriceKrw: krwField,
     bankName: bankNameField,
     accountNo: accountNoField,
+    stepUp: StepUp.optional(),
   })
   .refine((b) => minNotAboveMax(b.minQty, b.maxQty), { message: F.MIN_ABOVE_MAX, path: ['minQty'] });
 export type SellListingCreateBody = z.infer<typeof sellListingCreateBody>;
