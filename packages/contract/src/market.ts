@@ -290,8 +290,27 @@ export const opsOrdersQuery = z.object({
   cursor: cursorField.optional(),
 });
 
-/** A listing in the operator console (every status, the seller's identity in full). */
-export const opsListing = sellListingDetail.extend({ sellerId: z.number().int() });
+/**
+ * The seller's bank account as their profile holds it now (GET /my's bankName and accountNo, null when never
+ * saved; the holder is the member's name, as on every listing of theirs).
+ */
+export const opsProfileAccount = z.object({
+  bankName: z.string().nullable(),
+  accountNo: z.string().nullable(),
+  accountHolder: z.string(),
+});
+
+/**
+ * A listing in the operator console (every status, the seller's identity in full). `profileAccount` sits
+ * beside the listing's pay-in account so the review can compare them (DECISIONS §13 as amended: a stolen
+ * session must not redirect buyers' won); `accountDiffersFromProfile` is true when the listing pays into
+ * another bank or account number than the profile's, or the profile has none.
+ */
+export const opsListing = sellListingDetail.extend({
+  sellerId: z.number().int(),
+  profileAccount: opsProfileAccount,
+  accountDiffersFromProfile: z.boolean(),
+});
 /**
  * A party of an order as the operator sees it, to settle a dispute (DECISIONS §11): the real name, the
  * phone and the bank account (the seller's pay-in account of the listing; the buyer's own account, null

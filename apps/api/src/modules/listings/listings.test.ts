@@ -296,3 +296,97 @@ describe('the step-up of a new listing', () => {
     await t.assertLedger();
   });
 });
+
+describe("the operator's review of a listing", () => {
+  type Row = {
+    listingId: number;
+    bankName: string;
+    accountNo: string;
+    profileAccount: { bankName: string | null; accountNo: string | null; accountHolder: string };
+    accountDiffersFromProfile: boolean;
+  };
+  const review = async (id: number) => {
+    const r = await t.call<{ list: Row[] }>('GET', '/ops/api/v1/listings?status=PENDING_REVIEW&size=50', {
+      token: op.token,
+    });
+    expect(r.status).toBe(200);
+    const row = r.body.returnData.list.find((l) => l.listingId === id);
+    if (!row) throw new Error(`listing ${id} not in the review queue`);
+    return row;
+  };
+
+  it("shows the seller's profile account beside the listing's and flags a difference", async () => {
+    // Fixture members keep KB국민은행 12345678901234 on their profile.
+    const same = await trader(t, 'TRX', '1000', 'Park Minji');
+    const sameId = (
+      await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
+        token: same.token,
+        body: listingBody(same.wallet.id, {
+          minQty: '10',
+          maxQty: '100',
+          unitPriceKrw: 200,
+          bankName: ' KB국민은행 ',
+          accountNo: '12345678901234',
+        }),
+      })
+    ).body.returnData.listingId;
+    expect(await review(sameId)).toMatchObject({
+      bankName: 'KB국민은행',
+      accountNo: '12345678901234',
+      profileAccount: { bankName: 'KB국민은행', accountNo: '12345678901234', accountHolder: 'Park Minji' },
+      accountDiffersFromProfile: false,
+    });
+
+    const other = await trader(t, 'TRX', '1000', 'Lee Sora');
+    const otherId = (
+      await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
+        token: other.token,
+        body: listingBody(other.wallet.id, { minQty: '10', maxQty: '100', unitPriceKrw: 200 }),
+      })
+    ).body.returnData.listingId;
+    expect(await review(otherId)).toMatchObject({
+      bankName: '신한은행',
+      accountNo: '110123456789',
+      profileAccount: { bankName: 'KB국민은행', accountNo: '12345678901234', accountHolder: 'Lee Sora' },
+      accountDiffersFromProfile: true,
+    });
+
+    // Same bank, another number: flagged. No account on the profile at all: flagged.
+    const none = await trader(t, 'XRP', '100');
+    await t.app.deps.db
+      .updateTable('members')
+      .set({ bank_name: null, account_no: null })
+      .where('id', '=', none.id)
+      .execute();
+    const noneId = (
+      await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
+        token: none.token,
+        body: listingBody(none.wallet.id, {
+          minQty: '1',
+          maxQty: '10',
+          unitPriceKrw: 900,
+          bankName: 'KB국민은행',
+          accountNo: '12345678901234',
+        }),
+      })
+    ).body.returnData.listingId;
+    expect(await review(noneId)).toMatchObject({
+      profileAccount: { bankName: null, accountNo: null },
+      accountDiffersFromProfile: true,
+    });
+    const number = await trader(t, 'XRP', '100');
+    const numberId = (
+      await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
+        token: number.token,
+        body: listingBody(number.wallet.id, {
+          minQty: '1',
+          maxQty: '10',
+          unitPriceKrw: 900,
+          bankName: 'KB국민은행',
+          accountNo: '12345678901235',
+        }),
+      })
+    ).body.returnData.listingId;
+    expect((await review(numberId)).accountDiffersFromProfile).toBe(true);
+  });
+});
