@@ -34,7 +34,7 @@ export async function insertListing(
   tx: Tx,
   sellerId: number,
   wallet: { id: number; coin: Coin },
-  input: SellListingCreateBody,
+  input: Omit<SellListingCreateBody, 'stepUp'>,
 ): Promise<number> {
   const maxQty = fromUnits(toUnits(input.maxQty));
   try {
