@@ -42,7 +42,7 @@ const schema = z.object({
   COMPANY_REG_NO: z.string().optional(),
   COMPANY_VASP_NO: z.string().optional(),
   COMPANY_SUPPORT: z.string().optional(),
-  CHAIN_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
+  CHAIN_NETWORK: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
   ...perCoin('XPUB', z.string().optional()),
   ...perCoin('WITHDRAW_FEE', z.string().regex(FEE_RE).default('0')),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
@@ -128,7 +128,8 @@ export interface Config {
     upstreamUrl: string | undefined;
   };
   chain: {
-    network: 'mainnet' | 'testnet';
+    /** CHAIN_NETWORK (DECISIONS §5, §17): address formats; regtest = BTC `bcrt1...`, other coins as testnet. */
+    network: 'mainnet' | 'testnet' | 'regtest';
     /** XPUB_<COIN>: the watch-only account key per coin (DECISIONS §5); absent = development seed or refusal. */
     xpubs: Partial<Record<Coin, string>>;
     /** Fee per external withdrawal, a decimal coin amount per coin (DECISIONS §3; default 0). */
