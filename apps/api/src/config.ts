@@ -71,7 +71,8 @@ const schema = z.object({
   STEP_UP_MAX_FAILURES: int(5),
   LOGIN_WINDOW_SEC: int(900),
   CORS_ORIGIN: z.string().default('http://localhost:5173'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: bool.optional(),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
   WEB_DIST_DIR: z.string().optional(),
   DOCS_PUBLIC: bool.default(false),
   SHUTDOWN_GRACE_SEC: int(0),
@@ -163,8 +164,11 @@ export interface Config {
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
   corsOrigin: string;
-  /** Trust X-Forwarded-For (set when a load balancer sits in front). */
-  trustProxy: boolean;
+  /**
+   * How many proxies in front of the API append to X-Forwarded-For (DECISIONS §21): the client address is the
+   * entry that many places from the right; 0 = the header is ignored and the socket's peer is the client.
+   */
+  trustProxyHops: number;
   webDistDir: string | undefined;
   /** Serve /docs (Swagger UI and /docs/json) in production too; always served outside production. */
   docsPublic: boolean;
@@ -259,7 +263,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
     refreshTokenTtlSec: e.REFRESH_TOKEN_TTL_SEC,
     corsOrigin: e.CORS_ORIGIN,
-    trustProxy: e.TRUST_PROXY,
+    // TRUST_PROXY=1 (the older switch) meant "one load balancer in front": one hop. TRUST_PROXY_HOPS wins.
+    trustProxyHops: e.TRUST_PROXY_HOPS ?? (e.TRUST_PROXY ? 1 : 0),
     webDistDir: e.WEB_DIST_DIR,
     docsPublic: e.DOCS_PUBLIC,
     shutdownGraceSec: e.SHUTDOWN_GRACE_SEC,
