@@ -63,6 +63,7 @@ const schema = z.object({
   SMS_RESEND_COOLDOWN_SEC: int(30),
   SMS_PER_PHONE_PER_HOUR: int(10),
   SMS_PER_IP_PER_HOUR: int(30),
+  SMS_PER_MEMBER_PER_HOUR: int(10),
   LOGIN_MAX_ATTEMPTS: int(10),
   LOGIN_MAX_FAILURES_PER_ID: int(30),
   LOGIN_MAX_FAILURES_PER_IP: int(50),
@@ -111,6 +112,8 @@ export interface Config {
     resendCooldownSec: number;
     perPhonePerHour: number;
     perIpPerHour: number;
+    /** Codes a signed-in member may ask for per hour, whatever phone and address (DECISIONS §21). */
+    perMemberPerHour: number;
   };
   /**
    * Login limits (DECISIONS §13): attempts per id + IP, failures per id, per IP (per windowSec) and over the
@@ -225,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       resendCooldownSec: e.SMS_RESEND_COOLDOWN_SEC,
       perPhonePerHour: e.SMS_PER_PHONE_PER_HOUR,
       perIpPerHour: e.SMS_PER_IP_PER_HOUR,
+      perMemberPerHour: e.SMS_PER_MEMBER_PER_HOUR,
     },
     login: {
       maxAttempts: e.LOGIN_MAX_ATTEMPTS,

@@ -30,6 +30,8 @@ export interface IdentityLimits {
   smsCooldown: Limit;
   smsPerPhone: Limit;
   smsPerIp: Limit;
+  /** Codes asked for by one signed-in member (member id), whatever phone or address: SMS pumping. */
+  smsPerMember: Limit;
   /** Login attempts per login id + IP (cleared by a success). */
   login: Limit;
   /** Failed logins per login id from any address (a distributed guess at one account). */
@@ -102,6 +104,11 @@ export function createIdentityLimits(config: Config, redis: Redis | null, prefix
       prefix,
     ),
     smsPerIp: makeLimit({ name: 'sms-ip', points: s.perIpPerHour, durationSec: 3600 }, redis, prefix),
+    smsPerMember: makeLimit(
+      { name: 'sms-member', points: s.perMemberPerHour, durationSec: 3600 },
+      redis,
+      prefix,
+    ),
     login: makeLimit(
       { name: 'login', points: config.login.maxAttempts, durationSec: config.login.windowSec },
       redis,
