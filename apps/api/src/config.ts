@@ -65,7 +65,8 @@ const schema = z.object({
   SMS_PER_IP_PER_HOUR: int(30),
   SMS_PER_MEMBER_PER_HOUR: int(10),
   LOGIN_MAX_ATTEMPTS: int(10),
-  LOGIN_MAX_FAILURES_PER_ID: int(30),
+  LOGIN_SLOWDOWN_AFTER: int(5),
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
   LOGIN_MAX_FAILURES_PER_IP: int(50),
   LOGIN_GLOBAL_FAILURES_PER_MIN: int(600),
   LOOKUP_PER_IP_PER_HOUR: int(300),
@@ -116,10 +117,19 @@ export interface Config {
     perMemberPerHour: number;
   };
   /**
-   * Login limits (DECISIONS §13): attempts per id + IP, failures per id, per IP (per windowSec) and over the
-   * whole service per minute. Each is spent before argon2 runs; a success gives its point back.
+   * Login limits (DECISIONS §13, §21): attempts per id + IP, failures per IP (per windowSec) and over the
+   * whole service per minute, each spent before argon2 runs (a success gives its point back); and the per-id
+   * slow-down: after `slowDownAfter` failures of an id from any address within windowSec, each attempt on it
+   * waits, longer with every failure, at most `slowDownMaxMs` (0 = no slow-down). Never a refusal.
    */
-  login: { maxAttempts: number; windowSec: number; maxPerId: number; maxPerIp: number; globalPerMin: number };
+  login: {
+    maxAttempts: number;
+    windowSec: number;
+    maxPerIp: number;
+    globalPerMin: number;
+    slowDownAfter: number;
+    slowDownMaxMs: number;
+  };
   /** check-id, check-nickname and find-phone calls per IP per hour (account enumeration). */
   lookupPerIpPerHour: number;
   /** Wrong step-up passwords or codes per member per 15 minutes (DECISIONS §13); 0 = no limit. */
@@ -233,9 +243,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     login: {
       maxAttempts: e.LOGIN_MAX_ATTEMPTS,
       windowSec: e.LOGIN_WINDOW_SEC,
-      maxPerId: e.LOGIN_MAX_FAILURES_PER_ID,
       maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
       globalPerMin: e.LOGIN_GLOBAL_FAILURES_PER_MIN,
+      slowDownAfter: e.LOGIN_SLOWDOWN_AFTER,
+      slowDownMaxMs: e.LOGIN_SLOWDOWN_MAX_MS,
     },
     lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
     stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
