@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { loadConfig } from '../../config.ts';
+import { createIdentityLimits } from './limits.ts';
 import { loginSlowDownMs } from './session.ts';
 import { signupAndLogin } from './testkit.ts';
 
@@ -111,5 +115,31 @@ describe('the per-id slow-down', () => {
     expect(waits).toEqual([0, 0, 0, 0, 0, 0, 250, 500, 1000, 2000, 3000, 3000]);
     expect(loginSlowDownMs(10_000, 5, 3000)).toBe(3000);
     expect(loginSlowDownMs(50, 5, 0)).toBe(0);
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.runIf(redisUrl)('the per-id failure count on Redis (TEST_REDIS_URL)', () => {
+  it('is one count for every API instance', async () => {
+    const redis = new Redis(redisUrl ?? '');
+    const prefix = `test:${Date.now().toString(36)}:${randomBytes(4).toString('hex')}`;
+    try {
+      const config = loadConfig({});
+      const [a, b] = [
+        createIdentityLimits(config, redis, prefix),
+        createIdentityLimits(config, redis, prefix),
+      ];
+      expect(await a.loginFailuresPerId.count('victim1')).toBe(0);
+      await a.loginFailuresPerId.add('victim1');
+      await b.loginFailuresPerId.add('victim1');
+      expect(await b.loginFailuresPerId.count('victim1')).toBe(2);
+      expect(await a.loginFailuresPerId.count('victim1')).toBe(2);
+      expect(await a.loginFailuresPerId.count('someone2')).toBe(0);
+    } finally {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      await redis.quit();
+    }
   });
 });
