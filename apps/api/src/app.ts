@@ -12,6 +12,7 @@ import { type DbHandle, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
 import { createGuards } from './http/auth.ts';
+import { trustHops } from './http/client-address.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { createDocTransform, finishDocument } from './http/openapi.ts';
@@ -82,8 +83,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 64 * 1024,
-    // Only behind a proxy that sets X-Forwarded-For: otherwise a client could pick its own IP for the limits.
-    trustProxy: config.trustProxy,
+    // Exactly the hops we run (DECISIONS §21): request.ip is the X-Forwarded-For entry that many places from
+    // the right, which our own proxy wrote; anything further left is what the client claimed. 0 = the socket.
+    // A function, not the number: Fastify 5 reads a numeric trustProxy as "trust nothing".
+    trustProxy: config.trustProxyHops > 0 ? trustHops(config.trustProxyHops) : false,
     // On close (server.ts drains on SIGTERM): idle keep-alive sockets go at once, requests in flight finish.
     forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();

@@ -63,15 +63,18 @@ const schema = z.object({
   SMS_RESEND_COOLDOWN_SEC: int(30),
   SMS_PER_PHONE_PER_HOUR: int(10),
   SMS_PER_IP_PER_HOUR: int(30),
+  SMS_PER_MEMBER_PER_HOUR: int(10),
   LOGIN_MAX_ATTEMPTS: int(10),
-  LOGIN_MAX_FAILURES_PER_ID: int(30),
+  LOGIN_SLOWDOWN_AFTER: int(5),
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
   LOGIN_MAX_FAILURES_PER_IP: int(50),
   LOGIN_GLOBAL_FAILURES_PER_MIN: int(600),
   LOOKUP_PER_IP_PER_HOUR: int(300),
   STEP_UP_MAX_FAILURES: int(5),
   LOGIN_WINDOW_SEC: int(900),
   CORS_ORIGIN: z.string().default('http://localhost:5173'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: bool.optional(),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
   WEB_DIST_DIR: z.string().optional(),
   DOCS_PUBLIC: bool.default(false),
   SHUTDOWN_GRACE_SEC: int(0),
@@ -110,12 +113,23 @@ export interface Config {
     resendCooldownSec: number;
     perPhonePerHour: number;
     perIpPerHour: number;
+    /** Codes a signed-in member may ask for per hour, whatever phone and address (DECISIONS §21). */
+    perMemberPerHour: number;
   };
   /**
-   * Login limits (DECISIONS §13): attempts per id + IP, failures per id, per IP (per windowSec) and over the
-   * whole service per minute. Each is spent before argon2 runs; a success gives its point back.
+   * Login limits (DECISIONS §13, §21): attempts per id + IP, failures per IP (per windowSec) and over the
+   * whole service per minute, each spent before argon2 runs (a success gives its point back); and the per-id
+   * slow-down: after `slowDownAfter` failures of an id from any address within windowSec, each attempt on it
+   * waits, longer with every failure, at most `slowDownMaxMs` (0 = no slow-down). Never a refusal.
    */
-  login: { maxAttempts: number; windowSec: number; maxPerId: number; maxPerIp: number; globalPerMin: number };
+  login: {
+    maxAttempts: number;
+    windowSec: number;
+    maxPerIp: number;
+    globalPerMin: number;
+    slowDownAfter: number;
+    slowDownMaxMs: number;
+  };
   /** check-id, check-nickname and find-phone calls per IP per hour (account enumeration). */
   lookupPerIpPerHour: number;
   /** Wrong step-up passwords or codes per member per 15 minutes (DECISIONS §13); 0 = no limit. */
@@ -164,8 +178,11 @@ export interface Config {
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
   corsOrigin: string;
-  /** Trust X-Forwarded-For (set when a load balancer sits in front). */
-  trustProxy: boolean;
+  /**
+   * How many proxies in front of the API append to X-Forwarded-For (DECISIONS §21): the client address is the
+   * entry that many places from the right; 0 = the header is ignored and the socket's peer is the client.
+   */
+  trustProxyHops: number;
   webDistDir: string | undefined;
   /** Serve /docs (Swagger UI and /docs/json) in production too; always served outside production. */
   docsPublic: boolean;
@@ -222,13 +239,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       resendCooldownSec: e.SMS_RESEND_COOLDOWN_SEC,
       perPhonePerHour: e.SMS_PER_PHONE_PER_HOUR,
       perIpPerHour: e.SMS_PER_IP_PER_HOUR,
+      perMemberPerHour: e.SMS_PER_MEMBER_PER_HOUR,
     },
     login: {
       maxAttempts: e.LOGIN_MAX_ATTEMPTS,
       windowSec: e.LOGIN_WINDOW_SEC,
-      maxPerId: e.LOGIN_MAX_FAILURES_PER_ID,
       maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
       globalPerMin: e.LOGIN_GLOBAL_FAILURES_PER_MIN,
+      slowDownAfter: e.LOGIN_SLOWDOWN_AFTER,
+      slowDownMaxMs: e.LOGIN_SLOWDOWN_MAX_MS,
     },
     lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
     stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
@@ -260,7 +279,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
     refreshTokenTtlSec: e.REFRESH_TOKEN_TTL_SEC,
     corsOrigin: e.CORS_ORIGIN,
-    trustProxy: e.TRUST_PROXY,
+    // TRUST_PROXY=1 (the older switch) meant "one load balancer in front": one hop. TRUST_PROXY_HOPS wins.
+    trustProxyHops: e.TRUST_PROXY_HOPS ?? (e.TRUST_PROXY ? 1 : 0),
     webDistDir: e.WEB_DIST_DIR,
     docsPublic: e.DOCS_PUBLIC,
     shutdownGraceSec: e.SHUTDOWN_GRACE_SEC,

@@ -1,7 +1,9 @@
 /**
- * `npm run audit:security`: runs issue 9's attack list against a running server and prints, per attack, what
- * was tried, what the server answered and whether that is the defence DECISIONS §13/§14 require. The next
- * reviewer starts from here; docs/security.md holds its output and how each defence works.
+ * `npm run audit:security`: runs issue 9's attack list, and those of the review behind DECISIONS §21, against a
+ * running server and prints, per attack, what was tried, what the server answered and whether that is the
+ * defence DECISIONS §13/§14/§21 require. The forged X-Forwarded-For attack goes through the cluster's HAProxy
+ * configuration (scripts/cluster.mjs) in front of the server, and is skipped when haproxy is not installed.
+ * The next reviewer starts from here; docs/security.md holds its output and how each defence works.
  *
  *   npm run audit:security                      # starts its own server (embedded DB, demo data) and audits it
  *   DATABASE_URL=postgres://... npm run audit:security   # same on a fresh database of that PostgreSQL server
@@ -20,6 +22,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import pg from 'pg';
+import { findHaproxy, startHaproxy } from '../../../../scripts/cluster.mjs';
 import bip84 from '../chains/vectors/bip84.json' with { type: 'json' };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -65,8 +68,8 @@ class Client {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (o.body !== undefined) headers['content-type'] = 'application/json';
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    // The server trusts X-Forwarded-For only with TRUST_PROXY=1, which the audited server is started with, so
-    // one machine can play many addresses.
+    // The audited server trusts one proxy hop (TRUST_PROXY_HOPS=1) and is called directly here, so the one
+    // address this header holds is taken as the client's: one machine can play many addresses.
     if (o.ip) headers['x-forwarded-for'] = o.ip;
     const res = await fetch(`${this.base}${path}`, {
       method,
@@ -385,6 +388,12 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
     },
   });
 
+  if (findHaproxy()) list.push(forgedClientAddress(c));
+  else
+    process.stderr.write('audit: haproxy is not installed; the forged X-Forwarded-For attack is skipped\n');
+
+  list.push(smsPumping(c), phoneChangeCodeElsewhere(c));
+
   list.push({
     finding: 'a phone verified by member A could be put into member B’s profile',
     attack: 'A verifies a fresh phone; B puts it into their profile',
@@ -505,6 +514,150 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
   return list;
 }
 
+/**
+ * DECISIONS §21: the cluster's HAProxy (scripts/cluster.mjs, its very configuration) in front of the audited
+ * server, which trusts one hop. Every request claims another client address; they all come from this one,
+ * so they must all spend this address's login-failure budget (LOGIN_MAX_FAILURES_PER_IP, 50).
+ */
+function forgedClientAddress(c: Client): Attack {
+  return {
+    finding:
+      'behind the cluster’s HAProxy the server believed the X-Forwarded-For the client sent: every new header was a new per-IP budget',
+    attack:
+      '100 failed logins over 100 ids through the cluster’s HAProxy, each with another forged X-Forwarded-For',
+    run: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'p2p-audit-lb-'));
+      const lb = await startHaproxy({
+        servers: [{ name: 'audited', port: Number(new URL(c.base).port) }],
+        dir,
+      });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 100; i++) {
+          const forged = i % 2 ? `203.0.113.${i}` : `198.51.100.${i}, 10.2.${i}.1`;
+          const res = await fetch(`${lb.url}/api/v1/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': forged },
+            body: JSON.stringify({ loginId: `forged${i}x`, password: 'guess-123' }),
+          });
+          await res.arrayBuffer();
+          statuses.push(res.status);
+        }
+        const first429 = statuses.indexOf(429);
+        const refused = statuses.filter((s) => s === 429).length;
+        return {
+          defended: first429 >= 0 && first429 <= 50 && refused === 100 - first429,
+          seen: `first 429 after ${first429 < 0 ? 'none of the' : first429} failures; ${refused} of 100 refused`,
+        };
+      } finally {
+        await lb.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** DECISIONS §21: a member's own SMS budget (SMS_PER_MEMBER_PER_HOUR, 10), whatever phones and addresses. */
+function smsPumping(c: Client): Attack {
+  return {
+    finding: 'a signed-in member could have codes sent to any phone, limited only per phone and per address',
+    attack: '11 codes to 11 phones from 11 addresses with one member’s access token',
+    run: async () => {
+      const m = await c.newMember('10.1.10.1');
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const phone = `+8210${randomInt(10_000_000, 99_999_999)}`;
+        const r = await c.call('POST', '/sms/request', {
+          token: m.accessToken,
+          body: { phone },
+          ip: `10.1.11.${i + 1}`,
+        });
+        statuses.push(r.status);
+      }
+      const first429 = statuses.indexOf(429);
+      return {
+        defended: first429 > 0 && first429 <= 10 && statuses.slice(first429).every((s) => s === 429),
+        seen: `first 429 after ${first429 < 0 ? 'none of the' : first429} codes`,
+      };
+    },
+  };
+}
+
+/**
+ * DECISIONS §21: a code sent to another phone than the member's own serves only the move to that phone; once
+ * moved, neither its verification nor a second code of it is a purchase check or a step-up.
+ */
+function phoneChangeCodeElsewhere(c: Client): Attack {
+  return {
+    finding:
+      'a code sent to another phone than the member’s own passed the purchase check and the step-up once the member moved to that phone',
+    attack:
+      'verify a new phone, ask it a second code, move to it (with the password), then buy with that verification and withdraw with the second code',
+    run: async () => {
+      const m = await c.newMember('10.1.12.1');
+      const phone = `+8210${randomInt(10_000_000, 99_999_999)}`;
+      await c.call('POST', '/sms/request', { token: m.accessToken, body: { phone } });
+      const verified = await c.call('POST', '/sms/verify', {
+        token: m.accessToken,
+        body: { phone, code: await c.smsCode(phone) },
+      });
+      await c.call('POST', '/sms/request', { token: m.accessToken, body: { phone } });
+      const spare = await c.smsCode(phone);
+      const moved = await c.call('PUT', '/my', {
+        token: m.accessToken,
+        body: {
+          nickName: m.loginId,
+          countryCode: '82',
+          phoneE164: phone,
+          bankName: 'KB국민은행',
+          accountNo: '11122233344',
+          currentPassword: m.password,
+        },
+      });
+      const wallet = (
+        await c.call('POST', '/api/v1/wallets/create', { token: m.accessToken, body: { coinCode: 'BTC' } })
+      ).body?.returnData as { id: number } | undefined;
+      const list = (await c.call('GET', '/api/v1/sell-listings?coin=BTC&size=50')).body?.returnData as {
+        list: Array<{ listingId: number; sellerNickname: string; unitPriceKrw: number; minQty: string }>;
+      };
+      const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
+      if (!listing || !wallet) return { defended: false, seen: 'no demo listing or wallet to test with' };
+      const krw = minKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+      const order = await c.call('POST', '/buy-orders', {
+        token: m.accessToken,
+        body: {
+          listingId: listing.listingId,
+          krwAmount: krw,
+          requestQty: receiveQty(krw, listing.unitPriceKrw),
+          destType: 'INTERNAL',
+          destWalletId: wallet.id,
+        },
+      });
+      const orderId = (order.body?.returnData as { orderId?: number } | undefined)?.orderId;
+      if (orderId) await c.call('POST', `/buy-orders/${orderId}/cancel`, { token: m.accessToken });
+      // No balance: a step-up that passed would show as the balance refusal after it.
+      const withdraw = await c.call('POST', '/transfer/request', {
+        token: m.accessToken,
+        body: {
+          fromWalletId: wallet.id,
+          destType: 'EXTERNAL',
+          amount: '0.001',
+          destExternalAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+          stepUp: { code: spare },
+        },
+      });
+      return {
+        defended:
+          verified.status === 200 &&
+          moved.status === 200 &&
+          order.body?.returnMessage === 'PURCHASE_NOT_VERIFIED' &&
+          withdraw.body?.returnMessage === 'CODE_EXPIRED',
+        seen: `verification ${said(verified)}; move ${said(moved)}; purchase ${said(order)}; withdrawal with the second code ${said(withdraw)}`,
+      };
+    },
+  };
+}
+
 const PRODUCTION_XPUBS = {
   XPUB_BTC: bip84.accountZpub,
   XPUB_ETH: bip84.accountZpub,
@@ -571,7 +724,14 @@ async function startServer(
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
     cwd: ROOT,
-    env: { ...clean, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: '1' },
+    env: {
+      ...clean,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY_HOPS: '1',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
