@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { Coin } from '@p2p/contract';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import { Redis } from 'ioredis';
 import { installChainKeys, resolveChainKeys } from './chains/index.ts';
+import type { ChainReader } from './chains/reader.ts';
+import { createChainReaders } from './chains/readers.ts';
 import type { Config } from './config.ts';
 import { type DbHandle, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
@@ -19,6 +22,8 @@ import { createDocTransform, finishDocument } from './http/openapi.ts';
 import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
 import { isWebRoute, serveWebApp } from './http/web.ts';
 import companyRoutes from './modules/company/routes.ts';
+import depositRoutes from './modules/deposits/routes.ts';
+import { createDepositWatchers, type DepositWatchers } from './modules/deposits/service.ts';
 import healthRoutes, { type Lifecycle } from './modules/health/routes.ts';
 import identityRoutes from './modules/identity/routes.ts';
 import listingRoutes from './modules/listings/routes.ts';
@@ -33,7 +38,7 @@ import { assertProductionSafe, runStartupTasks } from './modules/startup.ts';
 import tradeRoomRoutes from './modules/trade-room.ts';
 import walletRoutes from './modules/wallets/routes.ts';
 
-export type App = FastifyInstance & { deps: AppDeps; lifecycle: Lifecycle };
+export type App = FastifyInstance & { deps: AppDeps; lifecycle: Lifecycle; depositWatchers: DepositWatchers };
 
 export interface BuildOptions {
   /** An already opened database (tests); otherwise opened from the config. */
@@ -44,6 +49,10 @@ export interface BuildOptions {
   serveWeb?: boolean;
   /** Where the log goes instead of stdout (tests read it to prove what never gets logged). */
   logStream?: NodeJS.WritableStream;
+  /** Chain readers to watch instead of those made from CHAIN_RPC_<COIN> (tests' in-memory chains). */
+  chainReaders?: Partial<Record<Coin, ChainReader>>;
+  /** Start the deposit watchers' polling (default true; tests may drive `scan()` themselves). */
+  startWatchers?: boolean;
 }
 
 /**
@@ -174,6 +183,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(pricesRoutes, deps);
   await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
+  // DECISIONS §17: a watcher per coin with a node, off the request path; the lease makes one instance of all
+  // active. Stopped before close (preClose), while the database is still open.
+  const depositWatchers = createDepositWatchers(
+    deps,
+    opts.chainReaders ?? createChainReaders(config, app.log),
+    app.log,
+    opts.startWatchers !== false,
+  );
+  app.decorate('depositWatchers', depositWatchers);
+  app.addHook('preClose', () => depositWatchers.stop());
+  await app.register(depositRoutes, { ...deps, depositWatchers });
 
   const webServed = opts.serveWeb !== false && (await serveWebApp(app, config.webDistDir));
   app.setNotFoundHandler((request, reply) => {

@@ -1,11 +1,18 @@
 import { resolve } from 'node:path';
 import { byCoin, COINS, type Coin, type CompanyInfo } from '@p2p/contract';
+import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 /** A coin amount with at most 8 decimals (withdrawal fees, DECISIONS §3). */
 const FEE_RE = /^\d{1,12}(\.\d{1,8})?$/;
 const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
+
+/**
+ * Confirmations a deposit needs before it is credited, per coin, unless CHAIN_CONFIRMATIONS_<COIN> says
+ * otherwise (DECISIONS §17; why these figures: docs/operations.md "Chain nodes").
+ */
+export const DEFAULT_CONFIRMATIONS: Record<Coin, number> = { BTC: 2, ETH: 12, XRP: 1, TRX: 20 };
 
 /**
  * `<PREFIX>_<COIN>` for every coin of the registry (issue 10): XPUB_BTC, XPUB_ETH, ... Typed by the template
@@ -44,7 +51,20 @@ const schema = z.object({
   COMPANY_SUPPORT: z.string().optional(),
   CHAIN_NETWORK: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
   ...perCoin('XPUB', z.string().optional()),
+  XRP_DEPOSIT_ACCOUNT: z
+    .string()
+    .refine((a) => isValidClassicAddress(a), 'not a classic XRP address (r...)')
+    .optional(),
   ...perCoin('WITHDRAW_FEE', z.string().regex(FEE_RE).default('0')),
+  // DECISIONS §17: the chain watchers (modules/deposits).
+  ...perCoin('CHAIN_RPC', z.url({ protocol: /^https?$/ }).optional()),
+  ...perCoin('CHAIN_CONFIRMATIONS', z.coerce.number().int().min(1).max(10_000).optional()),
+  ...perCoin('CHAIN_START_HEIGHT', z.coerce.number().int().nonnegative().optional()),
+  ...perCoin('DEPOSIT_MIN', z.string().regex(FEE_RE).default('0')),
+  CHAIN_API_KEY_TRX: z.string().optional(),
+  CHAIN_POLL_MS: z.coerce.number().int().min(50).default(5_000),
+  CHAIN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  CHAIN_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
   ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(1800),
   ORDER_DISPUTE_AFTER_SEC: int(900),
@@ -148,6 +168,26 @@ export interface Config {
     xpubs: Partial<Record<Coin, string>>;
     /** Fee per external withdrawal, a decimal coin amount per coin (DECISIONS §3; default 0). */
     withdrawFees: Record<Coin, string>;
+    /** XRP_DEPOSIT_ACCOUNT: the platform's XRP receiving account (DECISIONS §17); absent = 0/0 of XPUB_XRP. */
+    xrpDepositAccount: string | undefined;
+  };
+  /**
+   * The chain watchers (DECISIONS §17). `rpc`: CHAIN_RPC_<COIN>, the node of each coin that has one (others
+   * stay operator-driven); `confirmations`: per coin, CHAIN_CONFIRMATIONS_<COIN> or DEFAULT_CONFIRMATIONS;
+   * `depositMin`: DEPOSIT_MIN_<COIN>, a decimal coin amount (smaller deposits are recorded BELOW_MINIMUM);
+   * `startHeights`: CHAIN_START_HEIGHT_<COIN>, where a coin's first scan begins (default: the node's tip less
+   * its confirmations); `pollMs` between scans; `timeoutMs` per node call; `leaseMs`: how long an instance's
+   * watcher lease lasts unrenewed (a crashed holder is replaced after it).
+   */
+  chainWatch: {
+    rpc: Partial<Record<Coin, string>>;
+    trxApiKey: string | undefined;
+    confirmations: Record<Coin, number>;
+    depositMin: Record<Coin, string>;
+    startHeights: Partial<Record<Coin, number>>;
+    pollMs: number;
+    timeoutMs: number;
+    leaseMs: number;
   };
   /** Fee per completed buy order in basis points of requestQty, paid by the buyer (DECISIONS §3; 0..1000). */
   tradeFeeBps: number;
@@ -263,6 +303,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       network: e.CHAIN_NETWORK,
       xpubs: byCoin((coin) => e[`XPUB_${coin}`]),
       withdrawFees: byCoin((coin) => e[`WITHDRAW_FEE_${coin}`]),
+      xrpDepositAccount: e.XRP_DEPOSIT_ACCOUNT,
+    },
+    chainWatch: {
+      rpc: byCoin((coin) => e[`CHAIN_RPC_${coin}`]),
+      trxApiKey: e.CHAIN_API_KEY_TRX,
+      confirmations: byCoin((coin) => e[`CHAIN_CONFIRMATIONS_${coin}`] ?? DEFAULT_CONFIRMATIONS[coin]),
+      depositMin: byCoin((coin) => e[`DEPOSIT_MIN_${coin}`]),
+      startHeights: byCoin((coin) => e[`CHAIN_START_HEIGHT_${coin}`]),
+      pollMs: e.CHAIN_POLL_MS,
+      timeoutMs: e.CHAIN_TIMEOUT_MS,
+      leaseMs: e.CHAIN_LEASE_MS,
     },
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: {

@@ -66,6 +66,7 @@ const PUSH_TEXT: Record<'kr' | 'en' | 'jp', { title: string; kinds: Record<strin
       ORDER_COMPLETED: '거래가 완료되었어요.',
       ORDER_EXPIRED: '주문이 만료되었어요.',
       MESSAGE: '새 메시지가 있어요.',
+      DEPOSIT_CREDITED: '입금이 확인되어 지갑에 들어왔어요.',
     },
   },
   en: {
@@ -76,6 +77,7 @@ const PUSH_TEXT: Record<'kr' | 'en' | 'jp', { title: string; kinds: Record<strin
       ORDER_COMPLETED: 'Your trade is complete.',
       ORDER_EXPIRED: 'An order expired.',
       MESSAGE: 'New message.',
+      DEPOSIT_CREDITED: 'Your deposit arrived in your wallet.',
     },
   },
   jp: {
@@ -86,6 +88,7 @@ const PUSH_TEXT: Record<'kr' | 'en' | 'jp', { title: string; kinds: Record<strin
       ORDER_COMPLETED: '取引が完了しました。',
       ORDER_EXPIRED: '注文が期限切れになりました。',
       MESSAGE: '新しいメッセージがあります。',
+      DEPOSIT_CREDITED: '入金がウォレットに反映されました。',
     },
   },
 };

@@ -44,8 +44,17 @@ export type DestType = (typeof DEST_TYPES)[number];
 export const TRANSFER_TYPES = ['WITHDRAW', 'DEPOSIT'] as const;
 export type TransferType = (typeof TRANSFER_TYPES)[number];
 
-export const TRANSFER_STATUSES = ['PENDING', 'COMPLETED', 'REJECTED'] as const;
+/**
+ * Transfer states (DECISIONS §5, §17). A withdrawal is PENDING until sent (COMPLETED) or refused (REJECTED). A
+ * deposit seen on chain is PENDING while it confirms, COMPLETED once credited, BELOW_MINIMUM when under
+ * DEPOSIT_MIN_<COIN> (recorded, never credited) and DROPPED when its transaction left the chain in a reorg and
+ * did not come back in time (never credited).
+ */
+export const TRANSFER_STATUSES = ['PENDING', 'COMPLETED', 'REJECTED', 'DROPPED', 'BELOW_MINIMUM'] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
+/** The states an external withdrawal can be in (the operator's withdrawal queue filters by these). */
+export const WITHDRAWAL_STATUSES = ['PENDING', 'COMPLETED', 'REJECTED'] as const satisfies TransferStatus[];
+export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 export const LISTING_SORTS = ['CREATED_DESC', 'PRICE_ASC', 'PRICE_DESC'] as const;
 export type ListingSort = (typeof LISTING_SORTS)[number];

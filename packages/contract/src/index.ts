@@ -1,4 +1,5 @@
 export * from './address-format.ts';
+export * from './chain.ts';
 export * from './company.ts';
 export * from './enums.ts';
 export * from './envelope.ts';

@@ -76,7 +76,7 @@ export const opsUnsuspendBody = z.object({ reason: opsReasonField.optional() }).
 export const opsAuditQuery = z.object({
   size: opsPageSize,
   cursor: cursorField.optional(),
-  targetType: z.enum(['listing', 'order', 'withdrawal', 'deposit', 'member']).optional(),
+  targetType: z.enum(['listing', 'order', 'withdrawal', 'deposit', 'member', 'chain_payment']).optional(),
   targetId: z.string().trim().max(64, F.TOO_LONG).optional(),
 });
 

@@ -66,6 +66,8 @@ export const NOTIFICATION_KINDS = [
   'MESSAGE',
   'LISTING_APPROVED',
   'LISTING_REJECTED',
+  /** DECISIONS §17: a deposit from the chain reached its confirmations and was credited (in-app and push) */
+  'DEPOSIT_CREDITED',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 /** The kinds that also go out by SMS unless the member turned SMS alerts off (DECISIONS §12). */
@@ -83,7 +85,10 @@ export const notification = z.object({
   /** the member's side of the order (which detail screen to open), null without an order */
   orderRole: z.enum(['BUYER', 'SELLER']).nullable(),
   listingId: z.number().int().nullable(),
-  /** kind-specific details: {status} for DISPUTE_RESOLVED, {reason} for LISTING_REJECTED */
+  /**
+   * kind-specific details: {status} for DISPUTE_RESOLVED, {reason} for LISTING_REJECTED, {transferId, walletId,
+   * coinCode, amount} for DEPOSIT_CREDITED
+   */
   data: z.record(z.string(), z.unknown()),
   read: z.boolean(),
   createdAt: z.string(),
@@ -125,6 +130,10 @@ export const pushSubscriptionBody = z.object({
 export type PushSubscriptionBody = z.infer<typeof pushSubscriptionBody>;
 export const pushUnsubscribeBody = z.object({ endpoint: z.string(F.REQUIRED).max(1000, F.TOO_LONG) });
 
-/** Live event names of GET /api/v1/events (DECISIONS §12); `reset` = the backlog no longer reaches Last-Event-ID. */
-export const LIVE_EVENT_TYPES = ['order', 'message', 'notification', 'ops', 'reset'] as const;
+/**
+ * Live event names of GET /api/v1/events (DECISIONS §12, §17); `reset` = the backlog no longer reaches
+ * Last-Event-ID. `transfer` {id, status}: one of the member's transfers was created or changed (status, or a
+ * deposit's confirmations): refetch that wallet's transfers.
+ */
+export const LIVE_EVENT_TYPES = ['order', 'message', 'notification', 'ops', 'transfer', 'reset'] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];

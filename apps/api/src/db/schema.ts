@@ -1,6 +1,7 @@
 import type { Coin } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
 import type { ChatTables } from '../modules/chat/tables.ts';
+import type { DepositTables } from '../modules/deposits/tables.ts';
 import type { EventTables } from '../modules/events/tables.ts';
 import type { IdentityTables } from '../modules/identity/tables.ts';
 import type { ListingsTables } from '../modules/listings/tables.ts';
@@ -80,4 +81,5 @@ export interface DB
     OpsTables,
     ChatTables,
     EventTables,
-    NotificationTables {}
+    NotificationTables,
+    DepositTables {}

@@ -141,7 +141,26 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'POST /ops/api/v1/deposits': {
     operationId: 'opsCreditDeposit',
     summary: 'Credits an on-chain deposit to the wallet owning the address, once per coin, TxID and index.',
-    errors: ['WALLET_NOT_FOUND', 'DUPLICATE_ENTRY'],
+    errors: ['WALLET_NOT_FOUND', 'DUPLICATE_ENTRY', 'INVALID_ADDRESS', 'INVALID_STATE'],
+  },
+  'GET /ops/api/v1/chain/status': {
+    operationId: 'opsGetChainStatus',
+    summary: "Each coin's deposit watcher: scanned height against the node's, lag, last scan and last error.",
+  },
+  'GET /ops/api/v1/chain/unmatched': {
+    operationId: 'opsListUnmatchedPayments',
+    summary:
+      'Lists payments to the platform that match no member (e.g. XRP without a known tag), oldest first.',
+  },
+  'POST /ops/api/v1/chain/unmatched/:id/assign': {
+    operationId: 'opsAssignUnmatchedPayment',
+    summary: "Credits an unmatched payment to a member's wallet of its coin, once (audited).",
+    errors: ['NOT_FOUND', 'INVALID_STATE', 'WALLET_NOT_FOUND', 'DUPLICATE_ENTRY'],
+  },
+  'POST /ops/api/v1/chain/unmatched/:id/return': {
+    operationId: 'opsReturnUnmatchedPayment',
+    summary: 'Records that an unmatched payment was sent back to its sender (audited; nothing is credited).',
+    errors: ['NOT_FOUND', 'INVALID_STATE'],
   },
   'GET /ops/api/v1/withdrawals': {
     operationId: 'opsListWithdrawals',

@@ -43,8 +43,9 @@ function feeTo(coin: Coin, amount: bigint): PostingInput[] {
 
 export const movements = {
   /**
-   * An operator credits an on-chain deposit to the wallet's owner: chain -> `memberId` available, `units`
-   * (DECISIONS §5). Ref `deposit:<COIN>:<txid>:<index>` (kind `deposit`). RangeError when `units` <= 0,
+   * An on-chain deposit is credited to the wallet's owner: chain -> `memberId` available, `units` (DECISIONS
+   * §5, §17), whoever credits it: an operator, the chain watcher at the required confirmations, or an operator
+   * assigning an unmatched payment. One ref for all three, so an output is credited once whichever way. Ref `deposit:<COIN>:<txid>:<index>` (kind `deposit`). RangeError when `units` <= 0,
    * `txid` is empty, `index` is not a whole number >= 0 or `memberId` is not a positive integer.
    */
   depositCredit(p: { coin: Coin; txid: string; index: number; memberId: number; units: bigint }): Movement {

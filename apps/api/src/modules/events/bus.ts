@@ -9,7 +9,7 @@ export const EVENT_CHANNEL = 'trade_room';
 export interface LiveEvent {
   id: number;
   memberId: number | null;
-  type: 'order' | 'message' | 'notification' | 'ops';
+  type: 'order' | 'message' | 'notification' | 'ops' | 'transfer';
   data: Record<string, unknown>;
 }
 

@@ -5,7 +5,7 @@ import type { CreatedAt } from '../../db/schema.ts';
 export interface MemberEventsTable {
   id: Generated<number>;
   member_id: number | null;
-  type: 'order' | 'message' | 'notification' | 'ops';
+  type: 'order' | 'message' | 'notification' | 'ops' | 'transfer';
   data: ColumnType<Record<string, unknown>, string, string>;
   created_at: CreatedAt;
 }

@@ -5,6 +5,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors/index.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { watcherStatusRows } from '../deposits/queries.ts';
 
 /** Latency buckets (seconds): the API answers in milliseconds; anything past 2.5 s is an incident. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -92,6 +93,33 @@ export function createMetrics(deps: AppDeps): { registry: Registry; observe: His
       this.set({ state: 'total' }, s.total);
       this.set({ state: 'idle' }, s.idle);
       this.set({ state: 'waiting' }, s.waiting);
+    },
+  });
+  // DECISIONS §17: per coin with a watcher, from what the active one stored (every instance reports the same).
+  const chainRows = () => watcherStatusRows(db);
+  new Gauge({
+    name: 'chain_lag_blocks',
+    help: "Blocks between the node's tip and the last block the deposit watcher applied, per coin",
+    labelNames: ['coin'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const r of await chainRows()) {
+        if (r.height !== null && r.node_height !== null) {
+          this.set({ coin: r.coin }, Math.max(0, r.node_height - r.height));
+        }
+      }
+    },
+  });
+  new Gauge({
+    name: 'chain_node_up',
+    help: "1 when the coin's node answered the deposit watcher's last call, 0 when it failed",
+    labelNames: ['coin'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const r of await chainRows())
+        if (r.node_up !== null) this.set({ coin: r.coin }, r.node_up ? 1 : 0);
     },
   });
   return { registry, observe };

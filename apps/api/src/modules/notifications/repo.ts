@@ -5,7 +5,7 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 /**
  * The SQL of the notifications module's tables (`notifications`, `notification_settings`,
  * `push_subscriptions`; DECISIONS §12, 010_trade_room.sql). Other modules raise a notification in their own
- * transaction through `notifyMessageOnce` (the order moves through 010's triggers) and never write
+ * transaction through `notifyMessageOnce` and `notifyDepositCredited` (the order moves through 010's triggers) and never write
  * `notifications` themselves. Each function takes the database or the caller's transaction.
  */
 
@@ -18,6 +18,21 @@ export async function notifyMessageOnce(tx: Tx, memberId: number, orderId: numbe
       select ${memberId}::bigint, 'MESSAGE', ${orderId}::bigint
       where not exists (select 1 from notifications where member_id = ${memberId} and order_id = ${orderId}
         and kind = 'MESSAGE' and read_at is null)`.execute(tx);
+}
+
+/**
+ * Raises the DEPOSIT_CREDITED notification of a deposit credited from the chain (DECISIONS §17) for `memberId`,
+ * in the caller's transaction (in-app and Web Push; no SMS: the kind is not one of SMS_NOTIFICATION_KINDS).
+ */
+export async function notifyDepositCredited(
+  tx: Tx,
+  memberId: number,
+  data: { transferId: number; walletId: number; coinCode: string; amount: string },
+): Promise<void> {
+  await tx
+    .insertInto('notifications')
+    .values({ member_id: memberId, kind: 'DEPOSIT_CREDITED', data: JSON.stringify(data) })
+    .execute();
 }
 
 /** The member's unread notifications (a count). */

@@ -1,4 +1,4 @@
-import type { Coin, TransferStatus } from '@p2p/contract';
+import type { Coin, WithdrawalStatus } from '@p2p/contract';
 import type { InsertObject, Updateable } from 'kysely';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
@@ -82,7 +82,7 @@ function externalWithdrawals(db: DbOrTx) {
 /** One page of external withdrawals of `status`, oldest first, after id `afterId` when given. */
 export async function withdrawalsOfStatus(
   db: Db,
-  status: TransferStatus,
+  status: WithdrawalStatus,
   afterId: number | undefined,
   limit: number,
 ): Promise<WithdrawalRow[]> {
@@ -92,7 +92,7 @@ export async function withdrawalsOfStatus(
 }
 
 /** How many external withdrawals are in `status`. */
-export async function countWithdrawals(db: Db, status: TransferStatus): Promise<number> {
+export async function countWithdrawals(db: Db, status: WithdrawalStatus): Promise<number> {
   const count = await db
     .selectFrom('transfers')
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,4 +1,4 @@
-import type { Coin } from '@p2p/contract';
+import type { Coin, TransferStatus } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt, Numeric } from '../../db/schema.ts';
 
@@ -8,6 +8,8 @@ export interface WalletsTable {
   coin: Coin;
   address: string;
   derivation_index: number;
+  /** XRP only: the wallet's destination tag at the platform account (1..2^32-1; DECISIONS §17). */
+  destination_tag: ColumnType<number | null, number | null | undefined, number | null>;
   status: Generated<'ACTIVE' | 'DISABLED'>;
   created_at: CreatedAt;
 }
@@ -19,12 +21,14 @@ export interface TransfersTable {
   coin: Coin;
   type: 'WITHDRAW' | 'DEPOSIT';
   dest_type: 'INTERNAL' | 'EXTERNAL';
-  status: 'PENDING' | 'COMPLETED' | 'REJECTED';
+  status: TransferStatus;
   address: string;
   amount: Numeric;
   fee: ColumnType<string, string | undefined, string>;
   txid: string | null;
   chain_index: number | null;
+  /** XRP withdrawals: the destination tag to pay with (0..2^32-1), else null. */
+  dest_tag: ColumnType<number | null, number | null | undefined, number | null>;
   counterpart_id: number | null;
   buy_order_id: number | null;
   refund_member_id: number | null;
@@ -32,6 +36,15 @@ export interface TransfersTable {
   processed_by: number | null;
   created_at: CreatedAt;
   completed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** DECISIONS §17, a deposit the chain watcher found (018_chain_deposits.sql); null on every other row. */
+  confirmations: number | null;
+  required_confirmations: number | null;
+  block_height: number | null;
+  block_hash: string | null;
+  /** Where the chain forked when the deposit's block left it (cleared when it is back in a block). */
+  fork_height: number | null;
+  /** The amount in the chain's own unit (satoshi, wei, drop, sun), a decimal integer string. */
+  chain_amount: string | null;
 }
 
 export interface DerivationCountersTable {

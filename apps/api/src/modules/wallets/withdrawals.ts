@@ -1,4 +1,10 @@
-import { type Coin, type OpsDeposit, type OpsWithdrawal, type TransferStatus, toUnits } from '@p2p/contract';
+import {
+  type Coin,
+  type OpsDeposit,
+  type OpsWithdrawal,
+  toUnits,
+  type WithdrawalStatus,
+} from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
@@ -36,6 +42,7 @@ export async function opsCreditDeposit(db: Db, operatorId: number, input: Deposi
           amount: qty(t.amount),
           txid: t.txid,
           index: t.chain_index,
+          destinationTag: input.destinationTag ?? null,
         },
       });
     }
@@ -64,6 +71,7 @@ function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
     amount: qty(r.amount),
     fee: qty(r.fee),
     address: r.address,
+    destTag: r.dest_tag,
     status: r.status,
     txid: r.txid,
     reason: r.reason,
@@ -77,7 +85,7 @@ function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
 /** GET /ops/api/v1/withdrawals: external withdrawals of a status, oldest first (the operator's queue). */
 export async function listWithdrawals(
   db: Db,
-  q: { status: TransferStatus; size: number; cursor?: string },
+  q: { status: WithdrawalStatus; size: number; cursor?: string },
 ): Promise<{ list: OpsWithdrawal[]; nextCursor: string | null; totalCount: number }> {
   const afterId = q.cursor ? decodeIdCursor('withdrawals', q.cursor) : undefined;
   const rows = await withdrawalsOfStatus(db, q.status, afterId, q.size + 1);

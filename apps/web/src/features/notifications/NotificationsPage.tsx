@@ -46,6 +46,8 @@ export default function NotificationsPage() {
           const text = t(`common:notifications.kinds.${x.kind}`, {
             orderId: x.orderId ?? '',
             reason: typeof x.data.reason === 'string' ? x.data.reason : '',
+            amount: typeof x.data.amount === 'string' ? x.data.amount : '',
+            coinCode: typeof x.data.coinCode === 'string' ? x.data.coinCode : '',
           });
           return (
             <li key={x.id}>

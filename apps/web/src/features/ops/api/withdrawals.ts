@@ -1,5 +1,5 @@
 import type { OpsWithdrawal } from '@p2p/contract';
-import type { TransferStatus } from '@p2p/contract/enums.ts';
+import type { WithdrawalStatus } from '@p2p/contract/enums.ts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { OPS_PAGE_SIZE, opsApi, type Page } from './client';
 import { opsQueryRoot } from './query-root';
@@ -8,7 +8,7 @@ import { opsQueryRoot } from './query-root';
 export const opsWithdrawalsKey = [...opsQueryRoot, 'withdrawals'] as const;
 
 /** GET /ops/api/v1/withdrawals?status= : external withdrawals, oldest first (DECISIONS §5, §10). */
-export const opsWithdrawalsQueryOptions = (status: TransferStatus, cursor: string | undefined) =>
+export const opsWithdrawalsQueryOptions = (status: WithdrawalStatus, cursor: string | undefined) =>
   queryOptions({
     queryKey: [...opsWithdrawalsKey, status, cursor ?? ''],
     queryFn: () =>
@@ -18,7 +18,7 @@ export const opsWithdrawalsQueryOptions = (status: TransferStatus, cursor: strin
     placeholderData: keepPreviousData,
   });
 
-export function useOpsWithdrawals(status: TransferStatus, cursor: string | undefined) {
+export function useOpsWithdrawals(status: WithdrawalStatus, cursor: string | undefined) {
   return useQuery(opsWithdrawalsQueryOptions(status, cursor));
 }
 

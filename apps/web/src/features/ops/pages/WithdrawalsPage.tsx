@@ -1,5 +1,5 @@
 import type { OpsWithdrawal } from '@p2p/contract';
-import { TRANSFER_STATUSES, type TransferStatus } from '@p2p/contract/enums.ts';
+import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from '@p2p/contract/enums.ts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { formatTime } from '../../../lib/format-time';
@@ -13,8 +13,8 @@ import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import s from '../ops.module.css';
 
-function statusParam(v: string | null): TransferStatus {
-  return (TRANSFER_STATUSES as readonly string[]).includes(v ?? '') ? (v as TransferStatus) : 'PENDING';
+function statusParam(v: string | null): WithdrawalStatus {
+  return (WITHDRAWAL_STATUSES as readonly string[]).includes(v ?? '') ? (v as WithdrawalStatus) : 'PENDING';
 }
 
 /**
@@ -69,7 +69,7 @@ export default function WithdrawalsPage() {
       <PageTitle title={t('ops:withdrawals.title')} sub={t('ops:withdrawals.sub')}>
         <FilterTabs
           label={t('ops:filters.status')}
-          options={TRANSFER_STATUSES.map((v) => ({ value: v, label: t(`ops:status.${v}`) }))}
+          options={WITHDRAWAL_STATUSES.map((v) => ({ value: v, label: t(`ops:status.${v}`) }))}
           value={status}
           onChange={(v) => setParams({ status: v }, { replace: true })}
         />
