@@ -19,24 +19,21 @@ import { trustHops } from './http/client-address.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { createDocTransform, finishDocument } from './http/openapi.ts';
+import { OPS_API_PREFIX, operatorApi } from './http/operator-api.ts';
 import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
 import { isWebRoute, serveWebApp } from './http/web.ts';
-import companyRoutes from './modules/company/routes.ts';
-import depositRoutes from './modules/deposits/routes.ts';
-import { createDepositWatchers, type DepositWatchers } from './modules/deposits/service.ts';
-import healthRoutes, { type Lifecycle } from './modules/health/routes.ts';
-import identityRoutes from './modules/identity/routes.ts';
-import listingRoutes from './modules/listings/routes.ts';
-import { startTradeListCache } from './modules/listings/trade-list-cache.ts';
-import { installMetrics } from './modules/metrics/routes.ts';
-import opsRoutes from './modules/ops/routes.ts';
-import { escrowInvariants } from './modules/orders/invariants.ts';
-import orderRoutes from './modules/orders/routes.ts';
-import { startOrderTimers } from './modules/orders/timers.ts';
-import pricesRoutes from './modules/prices/routes.ts';
-import { assertProductionSafe, runStartupTasks } from './modules/startup.ts';
-import tradeRoomRoutes from './modules/trade-room.ts';
-import walletRoutes from './modules/wallets/routes.ts';
+import { companyRoutes } from './modules/company/index.ts';
+import { createDepositWatchers, type DepositWatchers, depositOpsRoutes } from './modules/deposits/index.ts';
+import { healthRoutes, type Lifecycle } from './modules/health/index.ts';
+import { identityRoutes } from './modules/identity/index.ts';
+import { listingOpsRoutes, listingRoutes, startTradeListCache } from './modules/listings/index.ts';
+import { installMetrics } from './modules/metrics/index.ts';
+import { operatorOpsRoutes } from './modules/operators/index.ts';
+import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from './modules/orders/index.ts';
+import { pricesRoutes } from './modules/prices/index.ts';
+import { tradeRoomRoutes } from './modules/trade-room/index.ts';
+import { walletOpsRoutes, walletRoutes } from './modules/wallets/index.ts';
+import { assertProductionSafe, runStartupTasks } from './startup.ts';
 
 export type App = FastifyInstance & { deps: AppDeps; lifecycle: Lifecycle; depositWatchers: DepositWatchers };
 
@@ -179,7 +176,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(orderRoutes, deps);
   // DECISIONS §11, §14: every instance runs the order timers; closing the app stops them.
   app.addHook('onClose', startOrderTimers(dbh.db, config.orders.timerIntervalMs, app.log));
-  await app.register(opsRoutes, deps);
   await app.register(pricesRoutes, deps);
   await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
@@ -193,7 +189,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   );
   app.decorate('depositWatchers', depositWatchers);
   app.addHook('preClose', () => depositWatchers.stop());
-  await app.register(depositRoutes, { ...deps, depositWatchers });
+  // The operator API (DECISIONS §10): one plugin whose hook guards every route under the prefix.
+  const opsRouteFiles = [
+    operatorOpsRoutes(deps),
+    walletOpsRoutes(deps),
+    listingOpsRoutes(deps),
+    orderOpsRoutes(deps),
+    depositOpsRoutes(deps, depositWatchers),
+  ];
+  await app.register(operatorApi(deps.guards, opsRouteFiles), { prefix: OPS_API_PREFIX });
 
   const webServed = opts.serveWeb !== false && (await serveWebApp(app, config.webDistDir));
   app.setNotFoundHandler((request, reply) => {

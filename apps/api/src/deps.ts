@@ -4,7 +4,7 @@ import type { Db, DbHandle } from './db/client.ts';
 import type { Guards } from './http/auth.ts';
 import type { AccessTokens } from './http/tokens.ts';
 import type { Invariant } from './ledger/check.ts';
-import type { TradeListCache } from './modules/listings/trade-list-cache.ts';
+import type { TradeListCache } from './modules/listings/index.ts';
 
 /**
  * What the composition root hands every module: configuration, the database, token signing, route guards,

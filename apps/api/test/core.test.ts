@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAXED_LIMITS, requestAndReadCode, signupAndLogin } from '../src/modules/identity/testkit.ts';
+import { RELAXED_LIMITS, requestAndReadCode, signupAndLogin } from '../src/modules/identity/test-kit.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**

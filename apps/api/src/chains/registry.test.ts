@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { freshDatabase } from '../../test/infra.ts';
 import { type DbHandle, openDb } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { BUNDLED_STATIC_FILE } from '../modules/prices/providers.ts';
+import { BUNDLED_STATIC_FILE } from '../modules/prices/index.ts';
 import { parseAccountKey } from './derive.ts';
 import { CHAIN_ADAPTERS } from './registry.ts';
 

@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { RELAXED_LIMITS, randomId, randomPhone, requestAndReadCode, signupAndLogin } from './testkit.ts';
+import { RELAXED_LIMITS, randomId, randomPhone, requestAndReadCode, signupAndLogin } from './test-kit.ts';
 
 // Issue 9's findings on sessions, enumeration, budgets, operators and names, each written as the attack:
 // every test below reproduces the attack and proves it now does no harm (DECISIONS §13).

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { loadConfig } from '../../config.ts';
 import { createIdentityLimits } from './limits.ts';
 import { loginSlowDownMs } from './session.ts';
-import { signupAndLogin } from './testkit.ts';
+import { signupAndLogin } from './test-kit.ts';
 
 /**
  * Targeted lockout (DECISIONS §21), written as the attack: a stranger who knows a member's or an operator's

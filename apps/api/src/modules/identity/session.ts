@@ -6,7 +6,6 @@ import type { DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors/index.ts';
-import { checkOperatorTotp } from '../ops/totp.ts';
 import { sha256 } from './codes.ts';
 import type { IdentityLimits } from './limits.ts';
 import { hashPassword, verifyPassword } from './password.ts';
@@ -19,6 +18,7 @@ import {
   revokeFamilyRows,
   revokeMemberRefreshTokens,
 } from './repo-sessions.ts';
+import { checkOperatorTotp } from './totp.ts';
 
 let timingHash: Promise<string> | undefined;
 // Unknown ids still pay for one argon2 verification, so response time does not tell which ids exist.

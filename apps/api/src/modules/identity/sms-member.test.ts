@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { loadConfig } from '../../config.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
 import { BTC_PRICE, btcMarket, buyBody, operator, trader } from '../orders/test-kit.ts';
-import { RELAXED_LIMITS, randomPhone, requestAndReadCode, signupAndLogin } from './testkit.ts';
+import { RELAXED_LIMITS, randomPhone, requestAndReadCode, signupAndLogin } from './test-kit.ts';
 
 /**
  * SMS codes a signed-in member asks for (DECISIONS §21), written as the attacks: a member (or a thief with

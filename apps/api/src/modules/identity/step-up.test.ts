@@ -4,7 +4,13 @@ import { createMember, createWalletFor, type FixtureMember, fundMember } from '.
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
 import { BTC_PRICE, btcMarket, buyBody, escrow, operator, trader } from '../orders/test-kit.ts';
-import { RELAXED_LIMITS, randomPhone, requestAndReadCode, type SignedUp, signupAndLogin } from './testkit.ts';
+import {
+  RELAXED_LIMITS,
+  randomPhone,
+  requestAndReadCode,
+  type SignedUp,
+  signupAndLogin,
+} from './test-kit.ts';
 
 /**
  * DECISIONS §13, written as the attacks of issue 9 that must now fail: an access token alone (stolen from

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, FIXTURE_PASSWORD, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { requestAndReadCode } from '../identity/testkit.ts';
+import { requestAndReadCode } from '../identity/test-kit.ts';
 import { available, escrow, listVia, openListing, operator, trader } from '../orders/test-kit.ts';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshDatabase } from '../../../test/infra.ts';
 import { type DbHandle, openDb } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
-import type { SmsProvider } from '../identity/sms/provider.ts';
+import type { SmsProvider } from '../identity/index.ts';
 import { createDispatcher } from './service.ts';
 
 const BASE_URL = process.env.DATABASE_URL;

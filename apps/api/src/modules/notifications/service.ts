@@ -8,7 +8,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import type { SmsProvider } from '../identity/sms/provider.ts';
+import type { SmsProvider } from '../identity/index.ts';
 import { sendPush, type VapidKeys } from './push.ts';
 import {
   type ClaimedNotification,

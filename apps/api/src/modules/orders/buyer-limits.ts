@@ -1,6 +1,6 @@
 import type { Tx } from '../../db/client.ts';
 import { AppError } from '../../errors/index.ts';
-import { lockMemberForTrade } from '../identity/repo.ts';
+import { lockMemberForTrade } from '../identity/index.ts';
 import { buyerStanding } from './repo.ts';
 
 /**

@@ -12,7 +12,7 @@ import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { toPage } from '../../http/page.ts';
 import { movements, post } from '../../ledger/index.ts';
-import { audit } from '../ops/audit.ts';
+import { audit } from '../audit/index.ts';
 import {
   countWithdrawals,
   lockWithdrawal,

@@ -2,9 +2,13 @@ import type { OpsMember } from '@p2p/contract';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../errors/index.ts';
-import { lockMemberRow, type OpsMemberRow, setMemberStatus } from '../identity/repo.ts';
-import { revokeAllRefreshTokens } from '../identity/session.ts';
-import { audit } from './audit.ts';
+import { audit } from '../audit/index.ts';
+import {
+  lockMemberRow,
+  type OpsMemberRow,
+  revokeAllRefreshTokens,
+  setMemberStatus,
+} from '../identity/index.ts';
 import { toOpsMember } from './queries.ts';
 
 type MemberRow = OpsMemberRow;

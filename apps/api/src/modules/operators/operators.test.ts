@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember } from '../../../test/fixtures.ts';
 import { createTestApp, onPostgres, type TestApp } from '../../../test/helpers.ts';
 import { type FreshDatabase, freshDatabase } from '../../../test/infra.ts';
-import { verifyPassword } from '../identity/password.ts';
-import { runStartupTasks } from '../startup.ts';
+import { runStartupTasks } from '../../startup.ts';
+import { verifyPassword } from '../identity/index.ts';
 import { ensureOperator } from './operators.ts';
 
 const OPERATOR = { OPERATOR_LOGIN_ID: 'chiefops', OPERATOR_PASSWORD: 'Start!pass1' };

@@ -16,7 +16,7 @@ const bearer = [{ bearer: [] }];
  * The trade protocol's member calls (DECISIONS §11): "I have paid" and disputes. The order timers are
  * started in app.ts. Non-parties get 404 ORDER_NOT_FOUND.
  */
-export default async function protocolRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+export default async function paidDisputeRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const { db } = deps;
   const member = deps.guards.requireMember;
   const tags = ['market'];

@@ -2,7 +2,7 @@ import type { OpsAuditEntry, OpsMember } from '@p2p/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { hashPassword } from '../identity/password.ts';
+import { hashPassword } from '../identity/index.ts';
 
 let t: TestApp;
 let op: FixtureMember;

@@ -3,10 +3,9 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { hashPassword } from '../identity/password.ts';
+import { hashPassword, openTotpSecret, totpKey } from '../identity/index.ts';
 import { ensureOperator } from './operators.ts';
 import { resetTotp } from './totp.ts';
-import { openTotpSecret, totpKey } from './totp-crypto.ts';
 
 const PASSWORD = 'Ops!pass12';
 

@@ -1,20 +1,21 @@
-import type { AppDeps } from '../deps.ts';
-import type { FastifyZod } from '../http/types.ts';
-import { registerAvailabilityRoutes } from './availability/routes.ts';
-import { registerChatRoutes } from './chat/routes.ts';
-import { startEventBus } from './events/bus.ts';
-import { EventHub } from './events/hub.ts';
-import { pruneEvents, registerEventRoutes } from './events/routes.ts';
-import { createSms } from './identity/sms/provider.ts';
-import { loadVapidKeys, type VapidKeys } from './notifications/push.ts';
-import { registerNotificationRoutes } from './notifications/routes.ts';
-import { createDispatcher } from './notifications/service.ts';
+import type { AppDeps } from '../../deps.ts';
+import type { FastifyZod } from '../../http/types.ts';
+import { registerChatRoutes } from '../chat/index.ts';
+import { EventHub, pruneEvents, registerEventRoutes, startEventBus } from '../events/index.ts';
+import { createSms } from '../identity/index.ts';
+import { registerPauseRoutes } from '../listings/index.ts';
+import {
+  createDispatcher,
+  loadVapidKeys,
+  registerNotificationRoutes,
+  type VapidKeys,
+} from '../notifications/index.ts';
 
 /** How often each instance sweeps undispatched notifications and prunes the event backlog (ms). */
 const SWEEP_MS = 30_000;
 
 /**
- * The trade room (DECISIONS §12, issue 12): order chat, live events, notifications with SMS and Web
+ * The trade room (DECISIONS §12): order chat, live events, notifications with SMS and Web
  * Push, and the sellers' pause/resume. Committed events arrive from the database (LISTEN/NOTIFY, fed by
  * the 010_trade_room.sql triggers) on every instance; each instance serves its own streams and the one
  * that claims a notification sends its SMS and push. Streams end and the listener stops when the app closes.
@@ -51,7 +52,7 @@ export default async function tradeRoomRoutes(app: FastifyZod, deps: AppDeps): P
 
   registerEventRoutes(app, deps, hub);
   registerNotificationRoutes(app, deps, vapid);
-  registerAvailabilityRoutes(app, deps);
+  registerPauseRoutes(app, deps);
   await registerChatRoutes(app, deps);
 
   // Open streams would keep the server from closing: they end before it waits for connections.

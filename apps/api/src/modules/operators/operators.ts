@@ -2,8 +2,7 @@ import { randomInt } from 'node:crypto';
 import { isE164, loginIdField, nameField, passwordField } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { pgConstraint } from '../../errors/index.ts';
-import { hashPassword } from '../identity/password.ts';
-import { insertMember, memberByLoginId } from '../identity/repo.ts';
+import { hashPassword, insertMember, memberByLoginId } from '../identity/index.ts';
 
 export interface OperatorInput {
   loginId: string;

@@ -1,41 +1,25 @@
 import type { OpsTotpEnrollment, OpsTotpStatus } from '@p2p/contract';
-import { generateSecret, generateURI, verify } from 'otplib';
+import { generateSecret, generateURI } from 'otplib';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors/index.ts';
-import { loginIdOf } from '../identity/repo.ts';
-import { audit } from './audit.ts';
+import { audit } from '../audit/index.ts';
 import {
+  acceptedTotpStep,
   confirmTotpRow,
   deleteTotp,
-  hasConfirmedTotp,
   lockTotpRow,
-  setTotpLastStep,
+  loginIdOf,
+  openTotpSecret,
+  sealTotpSecret,
   totpConfirmation,
+  totpKey,
   upsertPendingTotp,
-} from './repo.ts';
-import { openTotpSecret, sealTotpSecret, totpKey } from './totp-crypto.ts';
+} from '../identity/index.ts';
 
 /** Name shown by authenticator apps next to the operator's login ID. */
 export const TOTP_ISSUER = 'P2P Coin Market Ops';
-const PERIOD_SEC = 30;
-
-/**
- * Checks `code` against `secret` at the current time, one 30-second step either side (clock drift), and
- * only for steps after `afterStep` (a code is accepted once). Returns the accepted time step, or null.
- */
-async function acceptedStep(secret: string, code: string, afterStep: number | null): Promise<number | null> {
-  const r = await verify({
-    secret,
-    token: code,
-    period: PERIOD_SEC,
-    epochTolerance: PERIOD_SEC,
-    ...(afterStep === null ? {} : { afterTimeStep: afterStep }),
-  });
-  return r.valid && 'timeStep' in r ? r.timeStep : null;
-}
-
 /** GET /ops/api/v1/totp: whether the operator's second factor is on, or an enrollment waits. */
 export async function totpStatus(db: Db, memberId: number): Promise<OpsTotpStatus> {
   const row = await totpConfirmation(db, memberId);
@@ -81,7 +65,7 @@ export async function confirmTotp(deps: AppDeps, memberId: number, code: string)
     if (!row) throw new AppError('INVALID_STATE');
     if (row.confirmed_at) throw new AppError('TOTP_ALREADY_ENROLLED');
     const secret = openTotpSecret(totpKey(deps.config), memberId, row.secret_enc);
-    const step = await acceptedStep(secret, code, null);
+    const step = await acceptedTotpStep(secret, code, null);
     if (step === null) throw new AppError('TOTP_INVALID');
     await confirmTotpRow(tx, memberId, step);
     await audit(tx, {
@@ -92,30 +76,6 @@ export async function confirmTotp(deps: AppDeps, memberId: number, code: string)
     });
   });
   return totpStatus(deps.db, memberId);
-}
-
-/**
- * The second step of POST /api/v1/auth/login for an operator, called once the password was right
- * (DECISIONS §13). Without a confirmed TOTP it lets the sign-in through. Otherwise throws TOTP_REQUIRED
- * (401, no code given) or TOTP_INVALID (400: wrong, outside ±1 step, or a step already used); an accepted
- * code's step is stored under a row lock, so two sign-ins with one code cannot both pass.
- */
-export async function checkOperatorTotp(
-  deps: AppDeps,
-  memberId: number,
-  code: string | undefined,
-): Promise<void> {
-  if (!(await hasConfirmedTotp(deps.db, memberId))) return;
-  if (!code) throw new AppError('TOTP_REQUIRED');
-  await inTx(deps.db, async (tx) => {
-    const row = await lockTotpRow(tx, memberId);
-    // Reset between the two reads: nothing to check any more.
-    if (!row?.confirmed_at) return;
-    const secret = openTotpSecret(totpKey(deps.config), memberId, row.secret_enc);
-    const step = await acceptedStep(secret, code, row.last_time_step);
-    if (step === null) throw new AppError('TOTP_INVALID');
-    await setTotpLastStep(tx, memberId, step);
-  });
 }
 
 /**

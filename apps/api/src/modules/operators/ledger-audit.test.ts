@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { audit } from './audit.ts';
+import { audit } from '../audit/index.ts';
 
 let t: TestApp;
 let op: FixtureMember;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { buyBody, listVia, openListing, trader, verifiedBuyer } from '../orders/test-kit.ts';
-import { createWallet } from '../wallets/service.ts';
+import { createWallet } from '../wallets/index.ts';
 
 let t: TestApp;
 let op: FixtureMember;

@@ -1,10 +1,10 @@
 import { COINS } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
-import type { AppDeps } from '../deps.ts';
-import { anyMemberExists } from './identity/repo.ts';
-import { ensureOperator } from './ops/operators.ts';
-import { seedDemo } from './seed/seed.ts';
+import type { Config } from './config.ts';
+import type { AppDeps } from './deps.ts';
+import { anyMemberExists } from './modules/identity/index.ts';
+import { ensureOperator } from './modules/operators/index.ts';
+import { seedDemo } from './modules/seed/index.ts';
 
 /**
  * Refuses a production start that would be unsafe (DECISIONS §13), before the database is opened: demo

@@ -1,36 +1,11 @@
 import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 
-/**
- * The SQL that writes or locks the ops module's tables: `audit_log` (DECISIONS §8) and `operator_totp`
- * (DECISIONS §13, 006_operator_totp.sql; the secret is stored sealed, see totp-crypto.ts). Each function takes
- * the database or the caller's transaction; the read models are in queries.ts.
+/*
+ * The SQL of `operator_totp` (DECISIONS §13, 006_operator_totp.sql): an operator's second factor at sign-in,
+ * the secret stored sealed (totp-crypto.ts). The console's enrollment and the CLI reset (operators module)
+ * call these through the module's index.
  */
-
-/** One audit_log row as written: the target id as text, `data` as JSON text or null. */
-export interface AuditRow {
-  operatorId: number;
-  action: string;
-  targetType: string;
-  targetId: string;
-  reason: string | null;
-  data: string | null;
-}
-
-/** Inserts one audit record in the caller's transaction (the action it describes commits with it). */
-export async function insertAuditRow(tx: Tx, r: AuditRow): Promise<void> {
-  await tx
-    .insertInto('audit_log')
-    .values({
-      operator_id: r.operatorId,
-      action: r.action,
-      target_type: r.targetType,
-      target_id: r.targetId,
-      reason: r.reason,
-      data: r.data,
-    })
-    .execute();
-}
 
 /** An operator's TOTP row (sealed secret, when confirmed, last accepted 30 s step) under FOR UPDATE, or undefined. */
 export async function lockTotpRow(tx: DbOrTx, memberId: number) {

@@ -7,8 +7,8 @@ import { AppError } from '../../errors/index.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import { lockListing, setListingStatus } from '../listings/repo.ts';
-import { listingDetail } from '../listings/service.ts';
+import { lockListing, setListingStatus } from './repo.ts';
+import { listingDetail } from './service.ts';
 
 const MOVES = { pause: { from: 'OPEN', to: 'PAUSED' }, resume: { from: 'PAUSED', to: 'OPEN' } } as const;
 
@@ -17,7 +17,12 @@ const MOVES = { pause: { from: 'OPEN', to: 'PAUSED' }, resume: { from: 'PAUSED',
  * and takes no orders; its escrow and live orders stay), resume = PAUSED -> OPEN. Owner only: another
  * member's listing is 404 LISTING_NOT_FOUND; any other state 409 INVALID_STATE.
  */
-export async function setAvailability(db: Db, sellerId: number, listingId: number, move: keyof typeof MOVES) {
+export async function pauseOrResumeListing(
+  db: Db,
+  sellerId: number,
+  listingId: number,
+  move: keyof typeof MOVES,
+) {
   return inTx(db, async (tx) => {
     const l = await lockListing(tx, listingId, sellerId);
     if (!l) throw new AppError('LISTING_NOT_FOUND');
@@ -27,8 +32,11 @@ export async function setAvailability(db: Db, sellerId: number, listingId: numbe
   });
 }
 
-/** POST /api/v1/sell-listings/{id}/pause and /resume. */
-export function registerAvailabilityRoutes(app: FastifyZod, deps: AppDeps): void {
+/**
+ * POST /api/v1/sell-listings/{id}/pause and /resume, registered with the trade room (trade-room/routes.ts)
+ * where DECISIONS §12 puts them.
+ */
+export function registerPauseRoutes(app: FastifyZod, deps: AppDeps): void {
   for (const move of ['pause', 'resume'] as const) {
     app.post(
       `/api/v1/sell-listings/:id/${move}`,
@@ -42,7 +50,8 @@ export function registerAvailabilityRoutes(app: FastifyZod, deps: AppDeps): void
           response: okResponse(sellListingDetail),
         },
       },
-      async (request) => ok(await setAvailability(deps.db, memberIdOf(request), request.params.id, move)),
+      async (request) =>
+        ok(await pauseOrResumeListing(deps.db, memberIdOf(request), request.params.id, move)),
     );
   }
 }

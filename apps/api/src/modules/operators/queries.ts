@@ -5,8 +5,8 @@ import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { toPage } from '../../http/page.ts';
-import { OPS_MEMBER_COLUMNS, type OpsMemberRow } from '../identity/repo.ts';
-import { listWallets } from '../wallets/service.ts';
+import { OPS_MEMBER_COLUMNS, type OpsMemberRow } from '../identity/index.ts';
+import { listWallets } from '../wallets/index.ts';
 
 /*
  * The operator console's read models (DECISIONS §8): the audit log, the member list and member page, the
