@@ -15,7 +15,7 @@ const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 export const DEFAULT_CONFIRMATIONS: Record<Coin, number> = { BTC: 2, ETH: 12, XRP: 1, TRX: 20 };
 
 /**
- * `<PREFIX>_<COIN>` for every coin of the registry (issue 10): XPUB_BTC, XPUB_ETH, ... Typed by the template
+ * `<PREFIX>_<COIN>` for every coin of the registry: XPUB_BTC, XPUB_ETH, ... Typed by the template
  * literal, so `e[\`XPUB_${coin}\`]` reads one of them.
  */
 function perCoin<P extends string, T extends z.ZodType>(prefix: P, field: T): Record<`${P}_${Coin}`, T> {
@@ -205,12 +205,12 @@ export interface Config {
     timerIntervalMs: number;
   };
   /**
-   * Hard age limit (ms) of a cached trade-list answer (issue 15): the cache is dropped on every change anyway; this
+   * Hard age limit (ms) of a cached trade-list answer: the cache is dropped on every change anyway; this
    * bounds how stale an answer can be if a notification is lost. 0 = no cache.
    */
   tradeListCacheMs: number;
   /**
-   * Send parameterized statements to PostgreSQL as named prepared statements (db/prepared.ts, issue 15). Off for a
+   * Send parameterized statements to PostgreSQL as named prepared statements (db/prepared.ts). Off for a
    * pooler in transaction mode that does not track prepared statements.
    */
   pgPreparedStatements: boolean;

@@ -19,6 +19,6 @@ export interface AppDeps {
   guards: Guards;
   redis: Redis | null;
   invariants: Invariant[];
-  /** The public trade list's answer cache (issue 15), dropped on every committed change by any instance. */
+  /** The public trade list's answer cache, dropped on every committed change by any instance. */
   tradeListCache: TradeListCache;
 }

@@ -18,7 +18,7 @@ import type { TestApp } from './helpers.ts';
 import { type FreshDatabase, freshDatabase } from './infra.ts';
 
 /**
- * Issue 15's chaos test (DECISIONS §9, §14): two API instances as real processes behind a real HAProxy on
+ * The chaos test (DECISIONS §9, §14): two API instances as real processes behind a real HAProxy on
  * one fresh PostgreSQL database; a burst of purchases, completions and external withdrawals through the
  * balancer; one instance SIGKILLed while the burst runs. Afterwards every request that got a 2xx answer is
  * in the database, the ledger check (with the escrow invariants) is clean, and the survivor serves alone.

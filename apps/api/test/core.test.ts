@@ -4,7 +4,7 @@ import { RELAXED_LIMITS, requestAndReadCode, signupAndLogin } from '../src/modul
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
- * The API core of issue 2 item 2: security headers, CORS for the web dev origin, request ids, the 404
+ * The API core: security headers, CORS for the web dev origin, request ids, the 404
  * envelope, and logs that never hold a password, a token or an SMS code.
  */
 let t: TestApp;

@@ -1,5 +1,5 @@
 /**
- * `npm run audit:security`: runs issue 9's attack list, and those of the review behind DECISIONS §21, against a
+ * `npm run audit:security`: runs the attack list of docs/security.md, and those of the review behind DECISIONS §21, against a
  * running server and prints, per attack, what was tried, what the server answered and whether that is the
  * defence DECISIONS §13/§14/§21 require. The forged X-Forwarded-For attack goes through the cluster's HAProxy
  * configuration (scripts/cluster.mjs) in front of the server, and is skipped when haproxy is not installed.

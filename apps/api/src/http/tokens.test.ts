@@ -5,7 +5,7 @@ import { createAccessTokens } from './tokens.ts';
 const SID = '2f1c0a4e-9b7d-4c1e-8f3a-5d6e7f809a1b';
 
 /**
- * Access tokens (DECISIONS §6, §13): a token verified once is remembered until its `exp` (issue 15), which must
+ * Access tokens (DECISIONS §6, §13): a token verified once is remembered until its `exp`, which must
  * never let an expired, altered or foreign token through.
  */
 describe('access tokens', () => {

@@ -5,7 +5,7 @@ import { createMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { RELAXED_LIMITS, randomId, randomPhone, requestAndReadCode, signupAndLogin } from './test-kit.ts';
 
-// Issue 9's findings on sessions, enumeration, budgets, operators and names, each written as the attack:
+// The security review's findings (docs/security.md) on sessions, enumeration, budgets, operators and names, each written as the attack:
 // every test below reproduces the attack and proves it now does no harm (DECISIONS §13).
 
 const JWT_SECRET = 'attack-tests-secret-with-enough-entropy-0123456789';

@@ -13,7 +13,7 @@ import {
 } from './test-kit.ts';
 
 /**
- * DECISIONS §13, written as the attacks of issue 9 that must now fail: an access token alone (stolen from
+ * DECISIONS §13, written as the attacks of the security review (docs/security.md) that must now fail: an access token alone (stolen from
  * a device, 15 minutes of life) cannot change the password, phone or bank account, cannot withdraw to an
  * outside address and cannot release escrow; one member's phone verification never counts for another.
  */

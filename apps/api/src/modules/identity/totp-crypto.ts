@@ -10,7 +10,7 @@ const keys = new WeakMap<Config, Buffer>();
  * (JWT_SECRET; outside production the dev secret under DATA_DIR), with its own `info` so it is never the
  * signing key itself. One key per Config: without JWT_SECRET on an in-memory or PostgreSQL dev setup the
  * secret is random per process, and a restart then makes enrolled secrets unreadable (reset them with the
- * CLI); production always has JWT_SECRET (docs/decisions.md "Operator TOTP secret at rest").
+ * CLI); production always has JWT_SECRET (docs/engineering-log.md "Operator TOTP secret at rest").
  */
 export function totpKey(config: Config): Buffer {
   let key = keys.get(config);

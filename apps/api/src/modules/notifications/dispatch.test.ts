@@ -25,7 +25,7 @@ function recordingSms(failFor: ReadonlySet<string> = new Set()) {
 }
 
 /**
- * The notification dispatcher (DECISIONS §12, issue 15): ids gathered for DISPATCH_BATCH_MS are claimed in one
+ * The notification dispatcher (DECISIONS §12): ids gathered for DISPATCH_BATCH_MS are claimed in one
  * statement; with two instances dispatching the same ids at once, every notification is sent exactly once, its
  * outcome recorded, and the kinds that are not SMS kinds are claimed without an SMS. Built on the database
  * alone (no app, so no other dispatcher listens).

@@ -120,7 +120,7 @@ export interface Dispatcher {
 /**
  * How long the dispatcher gathers notification ids before claiming them together (ms). The notifications of one
  * commit arrive together and, under load, those of many commits: one claim and one outcome statement serve
- * them all instead of two statements each (issue 15). An SMS goes out this much later, which no one notices.
+ * them all instead of two statements each. An SMS goes out this much later, which no one notices.
  */
 export const DISPATCH_BATCH_MS = 10;
 
