@@ -93,7 +93,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   // Before any route: routes with `config: { idempotent: true }` get the Idempotency-Key hooks (DECISIONS §15).
-  installIdempotency(app, dbh.db);
+  installIdempotency(app, dbh.db, { maxPerMemberDay: config.idempotencyMaxPerMemberDay });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // DECISIONS §13: nothing that may depend on the caller is stored by a browser or proxy. A route that set
