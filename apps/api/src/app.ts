@@ -23,6 +23,7 @@ import identityRoutes from './modules/identity/routes.ts';
 import listingRoutes from './modules/listings/routes.ts';
 import { startTradeListCache } from './modules/listings/trade-list-cache.ts';
 import { installMetrics } from './modules/metrics/routes.ts';
+import { createPushNetwork, type PushNetwork } from './modules/notifications/push-network.ts';
 import opsRoutes from './modules/ops/routes.ts';
 import { escrowInvariants } from './modules/orders/invariants.ts';
 import orderRoutes from './modules/orders/routes.ts';
@@ -43,6 +44,11 @@ export interface BuildOptions {
   serveWeb?: boolean;
   /** Where the log goes instead of stdout (tests read it to prove what never gets logged). */
   logStream?: NodeJS.WritableStream;
+  /**
+   * The agents Web Push goes out through (default: the system resolver behind the address guard). Tests pass a
+   * guarded network whose resolver they control, with a local server standing in for a public push service.
+   */
+  pushNetwork?: PushNetwork;
 }
 
 /**
@@ -114,6 +120,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     redis,
     invariants: [],
     tradeListCache: await startTradeListCache(app, dbh, config),
+    pushNetwork: opts.pushNetwork ?? createPushNetwork(),
   };
   app.decorate('deps', deps);
   const lifecycle: Lifecycle = { draining: false };

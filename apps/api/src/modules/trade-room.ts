@@ -31,7 +31,7 @@ export default async function tradeRoomRoutes(app: FastifyZod, deps: AppDeps): P
     return keys;
   };
   const sms = createSms(deps.config, deps.redis, app.log);
-  const dispatcher = createDispatcher(deps.db, sms.provider, vapid, app.log);
+  const dispatcher = createDispatcher(deps.db, sms.provider, vapid, app.log, deps.pushNetwork);
   const bus = await startEventBus(deps.dbh, app.log);
   bus.subscribe((e) => {
     hub.deliver(e);
