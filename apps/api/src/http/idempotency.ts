@@ -53,7 +53,9 @@ const headers = z.looseObject({
     .describe(
       'DECISIONS §15: 1-64 of [A-Za-z0-9_-], made by the client per submit and kept across its retries. ' +
         'A repeat with the same body answers the first answer (header idempotent-replayed: true); another ' +
-        'body is 422 IDEMPOTENCY_KEY_REUSED; while the first runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS. Kept 24 h.',
+        'body is 422 IDEMPOTENCY_KEY_REUSED; while the first runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS. Kept 24 h, ' +
+        'and only for a success or a 409/422 refusal (DECISIONS §21); a new key beyond ' +
+        'IDEMPOTENCY_MAX_PER_MEMBER_DAY keys in 24 h is 429 RATE_LIMITED.',
     ),
 });
 

@@ -24,6 +24,10 @@ export function registerEventRoutes(app: FastifyZod, deps: AppDeps, hub: EventHu
       schema: {
         tags: ['trade-room'],
         summary: 'Live events of the signed-in member (text/event-stream)',
+        description:
+          'Events `order`, `message`, `notification` (operators also `ops`) and `reset`; the server ends the ' +
+          'stream when the access token expires or the session ends, with a last event `end` {reason: ' +
+          'TOKEN_EXPIRED | SESSION_ENDED} (DECISIONS §21).',
         security: [{ bearer: [] }],
       },
     },
