@@ -1,4 +1,5 @@
 import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, onPostgres, type TestApp } from '../../../test/helpers.ts';
@@ -161,6 +162,31 @@ describe(`the event stream ends with its session (${onPostgres ? 'ended on anoth
     await waitEnded(s2, 'SESSION_ENDED');
     const again = await openStream(base, m.token);
     expect(again.res.status).toBe(403);
+  });
+});
+
+describe.runIf(onPostgres)('an ending missed while the listener was down (PostgreSQL)', () => {
+  it('is found by the recheck after the listener reconnects', async () => {
+    const m = await createMember(t);
+    const session = await anotherSession(m);
+    const s = await openStream(base, session.accessToken);
+    expect(s.res.status).toBe(200);
+    const db = t.app.deps.db;
+    // The stream's instance loses its LISTEN connection; the session is revoked while it is gone, so the
+    // notification reaches nobody.
+    const listeners = sql<{ pid: number }>`select pid from pg_stat_activity
+      where datname = current_database() and query = 'listen trade_room' and pid <> pg_backend_pid()`;
+    const before = (await listeners.execute(db)).rows.map((r) => r.pid);
+    expect(before.length).toBeGreaterThan(0);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where pid in (${sql.join(before)})`.execute(db);
+    await vi.waitFor(async () => {
+      const left = (await listeners.execute(db)).rows.map((r) => r.pid);
+      expect(left.filter((pid) => before.includes(pid))).toEqual([]);
+    });
+    const { sid } = await t.app.deps.tokens.verify(session.accessToken);
+    await sql`update refresh_tokens set revoked_at = now() where family_id = ${sid}::uuid`.execute(db);
+    await waitEnded(s, 'SESSION_ENDED');
   });
 });
 
