@@ -24,6 +24,7 @@ import identityRoutes from './modules/identity/routes.ts';
 import listingRoutes from './modules/listings/routes.ts';
 import { startTradeListCache } from './modules/listings/trade-list-cache.ts';
 import { installMetrics } from './modules/metrics/routes.ts';
+import { createPushNetwork, type PushNetwork } from './modules/notifications/push-network.ts';
 import opsRoutes from './modules/ops/routes.ts';
 import { escrowInvariants } from './modules/orders/invariants.ts';
 import orderRoutes from './modules/orders/routes.ts';
@@ -44,6 +45,11 @@ export interface BuildOptions {
   serveWeb?: boolean;
   /** Where the log goes instead of stdout (tests read it to prove what never gets logged). */
   logStream?: NodeJS.WritableStream;
+  /**
+   * The agents Web Push goes out through (default: the system resolver behind the address guard). Tests pass a
+   * guarded network whose resolver they control, with a local server standing in for a public push service.
+   */
+  pushNetwork?: PushNetwork;
 }
 
 /**
@@ -96,7 +102,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   // Before any route: routes with `config: { idempotent: true }` get the Idempotency-Key hooks (DECISIONS §15).
-  installIdempotency(app, dbh.db);
+  installIdempotency(app, dbh.db, { maxPerMemberDay: config.idempotencyMaxPerMemberDay });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // DECISIONS §13: nothing that may depend on the caller is stored by a browser or proxy. A route that set
@@ -117,6 +123,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     redis,
     invariants: [],
     tradeListCache: await startTradeListCache(app, dbh, config),
+    pushNetwork: opts.pushNetwork ?? createPushNetwork(),
   };
   app.decorate('deps', deps);
   const lifecycle: Lifecycle = { draining: false };

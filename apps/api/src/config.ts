@@ -79,6 +79,7 @@ const schema = z.object({
   DOCS_PUBLIC: bool.default(false),
   SHUTDOWN_GRACE_SEC: int(0),
   METRICS_TOKEN: z.string().min(16).optional(),
+  IDEMPOTENCY_MAX_PER_MEMBER_DAY: z.coerce.number().int().min(1).default(2000),
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
@@ -190,6 +191,8 @@ export interface Config {
   shutdownGraceSec: number;
   /** Bearer token for GET /metrics (DECISIONS §14); required to read it in production, checked whenever set. */
   metricsToken: string | undefined;
+  /** Idempotency keys one caller may hold within 24 h (DECISIONS §21); a new key beyond: 429 RATE_LIMITED. */
+  idempotencyMaxPerMemberDay: number;
   /**
    * The trade room (DECISIONS §12): Web Push VAPID keys (from the environment, else generated under
    * DATA_DIR outside production), chat posts per member (texts per minute, images per hour; 0 = no
@@ -285,6 +288,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     docsPublic: e.DOCS_PUBLIC,
     shutdownGraceSec: e.SHUTDOWN_GRACE_SEC,
     metricsToken: e.METRICS_TOKEN,
+    idempotencyMaxPerMemberDay: e.IDEMPOTENCY_MAX_PER_MEMBER_DAY,
     tradeRoom: {
       vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
       messagesPerMin: e.CHAT_MESSAGES_PER_MIN,
