@@ -160,7 +160,7 @@ describe('XRP destination tags (DECISIONS §17)', () => {
     await server.t.assertLedger();
   });
 
-  it("the operator's withdrawal queue shows the tag, and the send confirmation names it", async () => {
+  it("the operator's queue shows the tag, the send confirmation names it; a console deposit takes one", async () => {
     const desk = await newPage(browser, server.baseUrl);
     try {
       await consoleLogin(desk.page, OPERATOR);
@@ -188,6 +188,23 @@ describe('XRP destination tags (DECISIONS §17)', () => {
         op,
       );
       expect(done.list).toEqual([expect.objectContaining({ withdrawalId: id, destTag: 123456 })]);
+      // An operator-driven XRP deposit to the platform account names its wallet by the tag.
+      const wallet = await walletOf(server, member.token, 'XRP');
+      await desk.page.getByTestId('ops-nav-deposits').click();
+      await waitForPath(desk.page, '/ops/deposits');
+      const form = desk.page.getByTestId('deposit-form');
+      await form.getByLabel('Coin').selectOption('XRP');
+      await form.getByLabel('Deposit address').fill(wallet.address);
+      await form.getByLabel('Destination tag (XRP)').fill(String(wallet.destinationTag));
+      await form.getByLabel('Amount').fill('5');
+      await form.getByLabel('Chain TxID').fill(randomBytes(32).toString('hex').toUpperCase());
+      await desk.page.getByTestId('deposit-submit').click();
+      const confirmDialog = desk.page.getByTestId('confirm-dialog');
+      await confirmDialog.getByText('Destination tag (XRP)').waitFor();
+      await opsShot(desk.page, 'deposit-xrp-tag');
+      await confirmAction(desk.page);
+      await desk.page.getByTestId('deposit-result').waitFor();
+      expectQty((await walletOf(server, member.token, 'XRP')).balance, '94.75');
       expect(desk.errors).toEqual([]);
     } finally {
       await desk.context.close();
