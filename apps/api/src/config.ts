@@ -43,7 +43,7 @@ const schema = z.object({
   COMPANY_REG_NO: z.string().optional(),
   COMPANY_VASP_NO: z.string().optional(),
   COMPANY_SUPPORT: z.string().optional(),
-  CHAIN_NETWORK: z.enum(['mainnet', 'testnet']).default('mainnet'),
+  CHAIN_NETWORK: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
   ...perCoin('XPUB', z.string().optional()),
   XRP_DEPOSIT_ACCOUNT: z
     .string()
@@ -133,7 +133,8 @@ export interface Config {
     upstreamUrl: string | undefined;
   };
   chain: {
-    network: 'mainnet' | 'testnet';
+    /** CHAIN_NETWORK (DECISIONS §5, §17): address formats; regtest = BTC `bcrt1...`, other coins as testnet. */
+    network: 'mainnet' | 'testnet' | 'regtest';
     /** XPUB_<COIN>: the watch-only account key per coin (DECISIONS §5); absent = development seed or refusal. */
     xpubs: Partial<Record<Coin, string>>;
     /** Fee per external withdrawal, a decimal coin amount per coin (DECISIONS §3; default 0). */

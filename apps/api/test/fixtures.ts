@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Coin, Role } from '@p2p/contract';
 import { toUnits } from '@p2p/contract';
-import { account, post } from '../src/ledger/index.ts';
+import { movements, post } from '../src/ledger/index.ts';
 import { hashPassword } from '../src/modules/identity/password.ts';
 import { openSession } from '../src/modules/identity/session.ts';
 import { createWallet } from '../src/modules/wallets/service.ts';
@@ -92,16 +92,10 @@ export async function markPhoneVerified(
 /** Credits `amount` (decimal string) of `coin` to the member's available balance, as a chain deposit would. */
 export async function fundMember(t: TestApp, memberId: number, coin: Coin, amount: string): Promise<void> {
   const units = toUnits(amount);
-  await t.app.deps.db.transaction().execute((tx) =>
-    post(tx, {
-      ref: `fixture-deposit-${randomBytes(8).toString('hex')}`,
-      kind: 'deposit',
-      postings: [
-        { account: account.chain(coin), amount: -units },
-        { account: account.available(memberId, coin), amount: units },
-      ],
-    }),
-  );
+  const txid = `fixture-${randomBytes(8).toString('hex')}`;
+  await t.app.deps.db
+    .transaction()
+    .execute((tx) => post(tx, movements.depositCredit({ coin, txid, index: 0, memberId, units })));
 }
 
 /** Creates the member's wallet of `coin` through the real createWallet (derived deposit address). */

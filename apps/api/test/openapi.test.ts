@@ -177,6 +177,17 @@ describe('a complete API document (DECISIONS §15)', () => {
     );
     expect(codes('409')).toEqual(['IDEMPOTENCY_KEY_IN_PROGRESS']);
     expect(codes('401')).toEqual(['TOKEN_EXPIRED', 'UNAUTHORIZED']);
+    // A new listing names where buyers' won go: it asks the step-up like a withdrawal (DECISIONS §13).
+    const sell = doc.paths['/api/v1/sell-listings']?.post as Operation & {
+      requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> };
+    };
+    const sellCodes = (s: string) =>
+      sell.responses[s]?.content?.['application/json']?.schema.properties?.returnMessage?.enum;
+    expect(sellCodes('422')).toEqual(expect.arrayContaining(['STEP_UP_REQUIRED', 'INSUFFICIENT_BALANCE']));
+    expect(sellCodes('400')).toEqual(expect.arrayContaining(['INVALID_CREDENTIALS', 'CODE_MISMATCH']));
+    expect(Object.keys(sell.requestBody?.content?.['application/json']?.schema?.properties ?? {})).toContain(
+      'stepUp',
+    );
   });
 
   it('declares the bearer scheme on guarded operations, none on public ones, and the Idempotency-Key header', () => {

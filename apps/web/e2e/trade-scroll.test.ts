@@ -41,6 +41,7 @@ describe('trade list infinite scroll (issue 5)', () => {
           unitPriceKrw: 1_000_000 + made * 1000,
           bankName: '신한은행',
           accountNo: '11012345678',
+          stepUp: { password: seller.password },
         });
         made += 1;
       }

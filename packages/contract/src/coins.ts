@@ -62,8 +62,8 @@ export const COIN_SPECS = {
     address: {
       checksum: 'bech32 (v0) / bech32m (v1+) segwit, or base58check P2PKH/P2SH',
       shapes: [
-        /^(bc1|tb1)[02-9ac-hj-np-z]{8,87}$/,
-        /^(BC1|TB1)[02-9AC-HJ-NP-Z]{8,87}$/,
+        /^(bc1|tb1|bcrt1)[02-9ac-hj-np-z]{8,87}$/,
+        /^(BC1|TB1|BCRT1)[02-9AC-HJ-NP-Z]{8,87}$/,
         new RegExp(`^[13mn2]${BASE58}{25,34}$`),
       ],
     },

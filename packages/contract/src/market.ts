@@ -19,7 +19,11 @@ function minNotAboveMax(minQty: string, maxQty: string): boolean {
   }
 }
 
-/** POST /api/v1/sell-listings (SPEC §5 "Sell"): quantities up to 4 decimals, > 0, min <= max. */
+/**
+ * POST /api/v1/sell-listings (SPEC §5 "Sell"): quantities up to 4 decimals, > 0, min <= max. `stepUp` is
+ * required (DECISIONS §13 as amended: a stolen token must not put up a listing paying another account; 422
+ * STEP_UP_REQUIRED without it), optional here so the API says so rather than the validator.
+ */
 export const sellListingCreateBody = z
   .object({
     walletId: idParam,
@@ -28,6 +32,7 @@ export const sellListingCreateBody = z
     unitPriceKrw: krwField,
     bankName: bankNameField,
     accountNo: accountNoField,
+    stepUp: StepUp.optional(),
   })
   .refine((b) => minNotAboveMax(b.minQty, b.maxQty), { message: F.MIN_ABOVE_MAX, path: ['minQty'] });
 export type SellListingCreateBody = z.infer<typeof sellListingCreateBody>;
@@ -285,8 +290,27 @@ export const opsOrdersQuery = z.object({
   cursor: cursorField.optional(),
 });
 
-/** A listing in the operator console (every status, the seller's identity in full). */
-export const opsListing = sellListingDetail.extend({ sellerId: z.number().int() });
+/**
+ * The seller's bank account as their profile holds it now (GET /my's bankName and accountNo, null when never
+ * saved; the holder is the member's name, as on every listing of theirs).
+ */
+export const opsProfileAccount = z.object({
+  bankName: z.string().nullable(),
+  accountNo: z.string().nullable(),
+  accountHolder: z.string(),
+});
+
+/**
+ * A listing in the operator console (every status, the seller's identity in full). `profileAccount` sits
+ * beside the listing's pay-in account so the review can compare them (DECISIONS §13 as amended: a stolen
+ * session must not redirect buyers' won); `accountDiffersFromProfile` is true when the listing pays into
+ * another bank or account number than the profile's, or the profile has none.
+ */
+export const opsListing = sellListingDetail.extend({
+  sellerId: z.number().int(),
+  profileAccount: opsProfileAccount,
+  accountDiffersFromProfile: z.boolean(),
+});
 /**
  * A party of an order as the operator sees it, to settle a dispute (DECISIONS §11): the real name, the
  * phone and the bank account (the seller's pay-in account of the listing; the buyer's own account, null

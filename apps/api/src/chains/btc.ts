@@ -4,10 +4,19 @@ import type { ChainNetwork } from './adapter.ts';
 import { defineAdapter } from './define.ts';
 import { decodeBase58check } from './hashes.ts';
 
+/** Bitcoin Core's regtest: testnet's base58 version bytes and WIF, its own bech32 prefix `bcrt`. */
+const REGTEST_NETWORK: typeof NETWORK = { ...TEST_NETWORK, bech32: 'bcrt' };
+
+/** The @scure/btc-signer network (bech32 prefix, base58 versions) of the app's network. */
+export function btcNetwork(network: ChainNetwork): typeof NETWORK {
+  return network === 'mainnet' ? NETWORK : network === 'testnet' ? TEST_NETWORK : REGTEST_NETWORK;
+}
+
 /** BIP-173 human-readable parts and base58 version bytes (P2PKH, P2SH) per network. */
 const BTC_PARAMS: Record<ChainNetwork, { hrp: string; p2pkh: number; p2sh: number }> = {
   mainnet: { hrp: 'bc', p2pkh: 0x00, p2sh: 0x05 },
   testnet: { hrp: 'tb', p2pkh: 0x6f, p2sh: 0xc4 },
+  regtest: { hrp: 'bcrt', p2pkh: 0x6f, p2sh: 0xc4 },
 };
 
 /** A decoded segwit address: witness version and program. */
@@ -50,13 +59,13 @@ export function isValidBech32String(s: string, encoding: 'bech32' | 'bech32m'): 
 }
 
 /**
- * Bitcoin: deposit addresses are native segwit P2WPKH (bc1q/tb1q, BIP-84); withdrawals may go to any
+ * Bitcoin: deposit addresses are native segwit P2WPKH (bc1q/tb1q/bcrt1q, BIP-84); withdrawals may go to any
  * segwit address (bech32/bech32m) or a base58check P2PKH/P2SH address of the configured network.
  */
 export const btc = defineAdapter({
   coin: 'BTC',
   addressFromPublicKey(publicKey, network) {
-    const address = p2wpkh(publicKey, network === 'mainnet' ? NETWORK : TEST_NETWORK).address;
+    const address = p2wpkh(publicKey, btcNetwork(network)).address;
     if (!address) throw new Error('p2wpkh gave no address');
     return address;
   },

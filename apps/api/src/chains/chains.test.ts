@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeSegwit, isValidBech32String } from './btc.ts';
 import { addressFromPublicKey, deriveAddress, parseAccountKey } from './derive.ts';
 import { toChecksumAddress as getChecksum } from './eth.ts';
-import { isValidAddress } from './registry.ts';
+import { CHAIN_ADAPTERS, isValidAddress } from './registry.ts';
 import bip84 from './vectors/bip84.json' with { type: 'json' };
 import bip173 from './vectors/bip173.json' with { type: 'json' };
 import bip350 from './vectors/bip350.json' with { type: 'json' };
@@ -75,6 +75,47 @@ describe('BTC validator: BIP-173 and BIP-350 vectors', () => {
     expect(isValidAddress('BTC', tP2pkh, 'mainnet')).toBe(false);
     // A TRON address is base58check too, but its version byte is not Bitcoin's.
     expect(isValidAddress('BTC', tron.keyToAddress[0]!.address, 'mainnet')).toBe(false);
+  });
+});
+
+describe('BTC on regtest (CHAIN_NETWORK=regtest, DECISIONS §17)', () => {
+  const root = HDKey.fromMasterSeed(hexToBytes('000102030405060708090a0b0c0d0e0f'));
+
+  it('derives bcrt1q addresses with the testnet path and the same witness program as on testnet', () => {
+    expect(CHAIN_ADAPTERS.BTC.accountPath('regtest')).toBe("m/84'/1'/0'");
+    const account = parseAccountKey(root.derive("m/84'/1'/0'").publicExtendedKey);
+    for (let i = 0; i < 5; i++) {
+      const regtest = bech32Lib.decode(deriveAddress('BTC', account, i, 'regtest'));
+      const testnet = bech32Lib.decode(deriveAddress('BTC', account, i, 'testnet'));
+      expect(regtest.prefix).toBe('bcrt');
+      expect(regtest.words).toEqual(testnet.words);
+    }
+    // The other coins are as on testnet.
+    for (const coin of ['ETH', 'XRP', 'TRX'] as const) {
+      expect(CHAIN_ADAPTERS[coin].accountPath('regtest')).toBe(CHAIN_ADAPTERS[coin].accountPath('testnet'));
+      const account = parseAccountKey(
+        root.derive(CHAIN_ADAPTERS[coin].accountPath('regtest')).publicExtendedKey,
+      );
+      expect(deriveAddress(coin, account, 3, 'regtest')).toBe(deriveAddress(coin, account, 3, 'testnet'));
+    }
+  });
+
+  it('accepts bcrt1 and testnet base58 addresses on regtest only', () => {
+    const program = bech32Lib.decode('bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4').words;
+    const regtest = bech32Lib.encode('bcrt', program);
+    expect(regtest).toBe('bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080');
+    expect(isValidAddress('BTC', regtest, 'regtest')).toBe(true);
+    expect(isValidAddress('BTC', regtest.toUpperCase(), 'regtest')).toBe(true);
+    expect(isValidAddress('BTC', regtest, 'testnet')).toBe(false);
+    expect(isValidAddress('BTC', regtest, 'mainnet')).toBe(false);
+    expect(isValidAddress('BTC', `${regtest.slice(0, -1)}1`, 'regtest')).toBe(false);
+    expect(isValidAddress('BTC', bech32Lib.encode('tb', program), 'regtest')).toBe(false);
+    expect(isValidAddress('BTC', bech32Lib.encode('bc', program), 'regtest')).toBe(false);
+    // Bitcoin Core's regtest keeps testnet's base58 version bytes.
+    const hash = hexToBytes('751e76e8199196d454941c45d1b3a323f1433bd6');
+    expect(isValidAddress('BTC', bs58check.encode(Uint8Array.of(0x6f, ...hash)), 'regtest')).toBe(true);
+    expect(isValidAddress('BTC', bs58check.encode(Uint8Array.of(0xc4, ...hash)), 'regtest')).toBe(true);
+    expect(isValidAddress('BTC', bs58check.encode(Uint8Array.of(0x00, ...hash)), 'regtest')).toBe(false);
   });
 });
 
@@ -144,11 +185,12 @@ describe('BIP-32 derivation from an account key', () => {
 });
 
 /** Independent checks, none of which use the code under test. */
-const independent: Record<Coin, (address: string, network: 'mainnet' | 'testnet') => boolean> = {
+const BECH32_PREFIX = { mainnet: 'bc', testnet: 'tb', regtest: 'bcrt' } as const;
+const independent: Record<Coin, (address: string, network: keyof typeof BECH32_PREFIX) => boolean> = {
   BTC: (a, net) => {
     const d = bech32Lib.decode(a);
     const program = bech32Lib.fromWords(d.words.slice(1));
-    return d.prefix === (net === 'mainnet' ? 'bc' : 'tb') && d.words[0] === 0 && program.length === 20;
+    return d.prefix === BECH32_PREFIX[net] && d.words[0] === 0 && program.length === 20;
   },
   ETH: (a) => isAddress(a) && getAddress(a) === a,
   TRX: (a) => {
@@ -177,7 +219,7 @@ describe('derived addresses pass independent validators', () => {
     XRP: "m/44'/144'/0'",
   };
 
-  for (const network of ['mainnet', 'testnet'] as const) {
+  for (const network of ['mainnet', 'testnet', 'regtest'] as const) {
     it(`every coin on ${network}`, () => {
       for (const coin of COINS) {
         const account = parseAccountKey(root.derive(paths[coin]).publicExtendedKey);
@@ -190,7 +232,7 @@ describe('derived addresses pass independent validators', () => {
         }
         expect(seen.size).toBe(20);
         const first = deriveAddress(coin, account, 0, network);
-        if (coin === 'BTC') expect(first.startsWith(network === 'mainnet' ? 'bc1q' : 'tb1q')).toBe(true);
+        if (coin === 'BTC') expect(first.startsWith(`${BECH32_PREFIX[network]}1q`)).toBe(true);
         if (coin === 'ETH') expect(first).toMatch(/^0x[0-9a-fA-F]{40}$/);
         if (coin === 'TRX') expect(first).toMatch(/^T/);
         if (coin === 'XRP') expect(first).toMatch(/^r/);

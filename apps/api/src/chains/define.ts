@@ -14,7 +14,8 @@ export function defineAdapter(rules: ChainRules): ChainAdapter {
   const spec = coinSpec(rules.coin);
   return {
     coin: rules.coin,
-    accountPath: (network) => spec.accountPath[network],
+    // Regtest keys follow testnet's coin type, as Bitcoin Core's regtest wallets do.
+    accountPath: (network) => spec.accountPath[network === 'regtest' ? 'testnet' : network],
     addressFromPublicKey: rules.addressFromPublicKey,
     depositAddress(account, index, network) {
       if (!Number.isSafeInteger(index) || index < 0 || index >= HARDENED) {

@@ -1,4 +1,4 @@
-import { pgCode } from '../http/errors.ts';
+import { pgCode } from '../errors/index.ts';
 import type { Db, DbOrTx, Tx } from './client.ts';
 
 const RETRYABLE = new Set(['40001', '40P01']);

@@ -2,7 +2,7 @@ import type { Role } from '@p2p/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../db/client.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../errors/index.ts';
 import type { AccessTokens } from './tokens.ts';
 
 export interface AuthContext {

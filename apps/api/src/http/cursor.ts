@@ -1,4 +1,4 @@
-import { AppError } from './errors.ts';
+import { AppError } from '../errors/index.ts';
 
 /**
  * Opaque keyset cursors (SPEC §3 "List responses"): base64url of JSON {s: scope, k: sort key, i: last id}.

@@ -2,7 +2,7 @@ import { ERROR_STATUS, type ErrorCode } from '@p2p/contract';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { isDbUnavailable } from '../db/client.ts';
-import { AppError, pgCode } from './errors.ts';
+import { AppError, pgCode } from '../errors/index.ts';
 
 const FIELD_CODE_RE = /^[A-Z][A-Z0-9_]*$/;
 

@@ -141,6 +141,7 @@ describe('Idempotency-Key (DECISIONS §15)', () => {
       unitPriceKrw: 3_000_000,
       bankName: 'KB국민은행',
       accountNo: '123456789',
+      stepUp: { password: alice.password },
     };
     const onListing = await post('/api/v1/sell-listings', alice.token, listing, 'k-reused');
     expect(onListing.json.returnMessage).toBe('IDEMPOTENCY_KEY_REUSED');

@@ -9,8 +9,8 @@ import type {
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
+import { AppError } from '../errors/index.ts';
 import { memberIdOf } from './auth.ts';
-import { AppError } from './errors.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

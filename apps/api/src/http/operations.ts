@@ -160,8 +160,19 @@ export const OPERATIONS: Record<string, OperationDoc> = {
 
   'POST /api/v1/sell-listings': {
     operationId: 'createSellListing',
-    summary: 'Lists coins for sale: the maximum quantity moves into escrow until an operator approves.',
-    errors: ['WALLET_NOT_FOUND', 'DUPLICATE_SELLER', 'INSUFFICIENT_BALANCE'],
+    summary:
+      'Lists coins for sale after the step-up: the maximum quantity moves into escrow until an operator approves.',
+    errors: [
+      'WALLET_NOT_FOUND',
+      'DUPLICATE_SELLER',
+      'INSUFFICIENT_BALANCE',
+      'STEP_UP_REQUIRED',
+      'INVALID_CREDENTIALS',
+      'CODE_EXPIRED',
+      'CODE_MISMATCH',
+      'CODE_TRIES_EXCEEDED',
+      'RATE_LIMITED',
+    ],
   },
   'GET /api/v1/sell-listings': {
     operationId: 'listTradeListings',

@@ -5,7 +5,7 @@ import type { Role } from '@p2p/contract';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../errors/index.ts';
 
 export interface AccessClaims {
   memberId: number;

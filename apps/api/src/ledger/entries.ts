@@ -2,9 +2,9 @@ import { COINS, type Coin } from '@p2p/contract';
 
 /**
  * The catalogue of ledger entry kinds and their refs (DESIGN "one registry per concept", DECISIONS §4, §15).
- * Every poster builds its `{ ref, kind }` here, so a ref's format is written once: the ref names the movement
- * (a retry of the same movement makes the same ref, which `post()` answers with `created: false`) and never a
- * fresh row id that a retry would not repeat. The formats are stored in `ledger_entries.ref` and must never
+ * Every movement (`movements.ts`) takes its `{ ref, kind }` from here, so a ref's format is written once: the
+ * ref names the movement (a retry of the same movement makes the same ref, which `post()` answers with
+ * `created: false`) and never a fresh row id that a retry would not repeat. The formats are stored in `ledger_entries.ref` and must never
  * change: a new format is a new kind.
  */
 
@@ -20,7 +20,7 @@ export type EntryKind =
   | 'withdrawal_complete'
   | 'withdrawal_reject';
 
-/** The ref and kind of one entry, spread into `post(tx, { ...entryRef.x(...), postings })`. */
+/** The ref and kind of one entry; `movements.ts` adds the postings. */
 export interface EntryRef {
   ref: string;
   kind: EntryKind;

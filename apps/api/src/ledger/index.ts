@@ -1,5 +1,6 @@
 export { type AccountRef, account, ensureAccount } from './accounts.ts';
 export { checkLedger, type Invariant, type LedgerCheckResult } from './check.ts';
+export type { EntryKind, ListingRelease } from './entries.ts';
 export {
   assertBalanced,
   balanceOf,
@@ -9,3 +10,4 @@ export {
   type PostResult,
   post,
 } from './ledger.ts';
+export { type Movement, type MovementName, movements } from './movements.ts';

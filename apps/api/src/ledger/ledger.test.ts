@@ -2,7 +2,7 @@ import { COINS, type Coin, fromUnits } from '@p2p/contract';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../errors/index.ts';
 import { account, balanceOf, checkLedger, LedgerRefConflictError, post } from './index.ts';
 
 let t: TestApp;
@@ -49,7 +49,7 @@ describe('ledger', () => {
       t.app.deps.db.transaction().execute((tx) =>
         post(tx, {
           ref: 'bad-1',
-          kind: 'test',
+          kind: 'deposit',
           postings: [
             { account: account.chain('BTC'), amount: -5n },
             { account: account.available(members[0]!, 'BTC'), amount: 4n },
@@ -90,7 +90,7 @@ describe('ledger', () => {
       t.app.deps.db.transaction().execute((tx) =>
         post(tx, {
           ref: 'dep-eth-replay',
-          kind: 'other_kind',
+          kind: 'withdrawal_complete',
           postings: [
             { account: account.chain('ETH'), amount: -300n },
             { account: account.available(members[2]!, 'ETH'), amount: 300n },
@@ -108,7 +108,7 @@ describe('ledger', () => {
     const attempt = t.app.deps.db.transaction().execute((tx) =>
       post(tx, {
         ref: 'overdraw-1',
-        kind: 'transfer',
+        kind: 'transfer_internal',
         postings: [
           { account: account.available(members[1]!, 'XRP'), amount: -501n },
           { account: account.available(members[2]!, 'XRP'), amount: 501n },
@@ -137,13 +137,13 @@ describe('ledger', () => {
             to: fc.integer({ min: 0, max: 3 }),
             coin: fc.constantFrom(...COINS),
             units: fc.bigInt({ min: 1n, max: 10n ** 12n }),
-            kind: fc.constantFrom('deposit', 'transfer', 'escrow'),
+            kind: fc.constantFrom('deposit', 'transfer_internal', 'escrow_hold'),
           }),
           { minLength: 1, maxLength: 15 },
         ),
         async (ops) => {
           for (const op of ops) {
-            if (op.kind === 'transfer' && op.from === op.to) continue;
+            if (op.kind === 'transfer_internal' && op.from === op.to) continue;
             const ref = `prop-${seq++}`;
             const from = members[op.from]!;
             const to = members[op.to]!;
@@ -153,7 +153,7 @@ describe('ledger', () => {
                     { account: account.chain(op.coin), amount: -op.units },
                     { account: account.available(to, op.coin), amount: op.units },
                   ]
-                : op.kind === 'escrow'
+                : op.kind === 'escrow_hold'
                   ? [
                       { account: account.available(from, op.coin), amount: -op.units },
                       { account: account.escrow(from, op.coin), amount: op.units },

@@ -1,7 +1,8 @@
 import { type Coin, fromUnits, toSignedUnits } from '@p2p/contract';
 import type { DbOrTx, Tx } from '../db/client.ts';
-import { AppError, pgCode, pgConstraint } from '../http/errors.ts';
+import { AppError, pgCode, pgConstraint } from '../errors/index.ts';
 import { type AccountRef, accountKey, ensureAccount } from './accounts.ts';
+import type { EntryKind } from './entries.ts';
 
 /** One side of a ledger entry: `amount` in base units (1e-8 coin); positive raises the balance. */
 export interface PostingInput {
@@ -15,7 +16,8 @@ export interface EntryInput {
    * same ref does nothing; the same ref with another kind or other postings throws LedgerRefConflictError.
    */
   ref: string;
-  kind: string;
+  /** One of the catalogue's kinds (entries.ts); entries are built by `movements.ts`. */
+  kind: EntryKind;
   memo?: string;
   postings: PostingInput[];
 }

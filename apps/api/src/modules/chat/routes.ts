@@ -11,8 +11,8 @@ import {
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../errors/index.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import { makeLimit } from '../identity/limits.ts';
 import {

@@ -9,8 +9,8 @@ import {
 import sharp, { type Sharp } from 'sharp';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
+import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import { AppError } from '../../http/errors.ts';
 import { recordMessageEvents, recordOpsEvent } from '../events/repo.ts';
 import { notifyMessageOnce } from '../notifications/repo.ts';
 import { orderStanding } from '../orders/queries.ts';

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../deps.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import type { EventHub } from './hub.ts';
 import { deleteEventsOlderThan } from './repo.ts';

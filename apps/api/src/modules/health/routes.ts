@@ -2,8 +2,8 @@ import { envelopeOf } from '@p2p/contract';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../errors/index.ts';
 import { ok } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
 import type { FastifyZod } from '../../http/types.ts';
 
 /** The process's place in its life (DECISIONS §14): `draining` from the shutdown signal until exit. */

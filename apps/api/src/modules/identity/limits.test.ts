@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { loadConfig } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { createIdentityLimits } from './limits.ts';
 import { RELAXED_LIMITS, randomPhone, signupAndLogin } from './testkit.ts';
 

@@ -6,7 +6,7 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 
 /** One named limit: `points` uses per `durationSec`; 0 points disables it. */
 interface LimitSpec {

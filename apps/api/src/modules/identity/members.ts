@@ -2,7 +2,7 @@ import { LIMITS, type ModifyBody, type Profile, type SignupBody } from '@p2p/con
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
-import { AppError, pgCode, pgConstraint } from '../../http/errors.ts';
+import { AppError, pgCode, pgConstraint } from '../../errors/index.ts';
 import { hashPassword } from './password.ts';
 import {
   insertSignupMember,

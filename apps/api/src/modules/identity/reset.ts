@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LIMITS, maskPhone, type ResetTicketOut } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { sha256, verifyCode } from './codes.ts';
 import { hashPassword } from './password.ts';
 import { sameStoredPhone } from './phone-match.ts';

@@ -3,7 +3,7 @@ import type { LoginBody, Role, TokenPair } from '@p2p/contract';
 import type { DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { checkOperatorTotp } from '../ops/totp.ts';
 import { sha256 } from './codes.ts';
 import type { IdentityLimits } from './limits.ts';

@@ -6,7 +6,7 @@ import Response from 'twilio/lib/http/response.js';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../../../test/helpers.ts';
 import { loadConfig } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { createIdentityLimits } from './limits.ts';
 import { ConsoleSmsProvider, createDevOutbox } from './sms/console.ts';
 import { createSms } from './sms/provider.ts';

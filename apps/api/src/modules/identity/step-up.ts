@@ -1,6 +1,6 @@
 import type { StepUp } from '@p2p/contract';
 import type { AppDeps } from '../../deps.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { verifyCode } from './codes.ts';
 import { createStepUpLimit, type Limit } from './limits.ts';
 import { verifyPassword } from './password.ts';

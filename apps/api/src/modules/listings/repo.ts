@@ -1,7 +1,7 @@
 import { type Coin, fromUnits, type ListingStatus, type SellListingCreateBody, toUnits } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { Tx } from '../../db/client.ts';
-import { AppError, pgCode, pgConstraint } from '../../http/errors.ts';
+import { AppError, pgCode, pgConstraint } from '../../errors/index.ts';
 
 /**
  * The SQL that writes and locks the listings module's tables (`sell_listings`, `seller_stats`); the read
@@ -34,7 +34,7 @@ export async function insertListing(
   tx: Tx,
   sellerId: number,
   wallet: { id: number; coin: Coin },
-  input: SellListingCreateBody,
+  input: Omit<SellListingCreateBody, 'stepUp'>,
 ): Promise<number> {
   const maxQty = fromUnits(toUnits(input.maxQty));
   try {

@@ -14,6 +14,7 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import { publicCache } from '../../http/public-cache.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { requireStepUp } from '../identity/step-up.ts';
 import opsListingRoutes from './ops-routes.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
@@ -44,7 +45,14 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
         response: okResponse(sellListingDetail),
       },
     },
-    async (request) => ok(await createListing(db, memberIdOf(request), request.body)),
+    async (request) => {
+      const seller = memberIdOf(request);
+      // DECISIONS §13: the pay-in account decides where buyers' won go, so a bearer token alone is not
+      // enough to name one; checked before anything is held in escrow.
+      const { stepUp, ...terms } = request.body;
+      await requireStepUp(deps, seller, stepUp);
+      return ok(await createListing(db, seller, terms));
+    },
   );
 
   app.get(

@@ -6,14 +6,17 @@ import {
 } from '@p2p/contract';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
-import { entryRef } from '../../ledger/entries.ts';
+import { AppError } from '../../errors/index.ts';
+import { movements, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
 import { ownActiveWallet } from '../wallets/service.ts';
-import { closeLocked, holdEscrow, releaseEscrow } from './escrow.ts';
+import { closeLocked, releaseListingEscrow } from './escrow.ts';
 import { listingWithSeller } from './queries.ts';
 import { endListing, insertListing, lockListing, setListingStatus } from './repo.ts';
 import { toListingDetail } from './views.ts';
+
+/** What a listing is made of: the create body without the step-up that authorised it. */
+export type ListingTerms = Omit<SellListingCreateBody, 'stepUp'>;
 
 /** The seller's view of one listing, or 404 LISTING_NOT_FOUND (also when it is another member's). */
 export async function listingDetail(
@@ -33,17 +36,18 @@ export async function listingDetail(
  * WALLET_NOT_FOUND) fixes the coin; maxQty moves available -> escrow in the same transaction (422
  * INSUFFICIENT_BALANCE); a second active listing of the coin is refused by the partial unique index
  * (409 DUPLICATE_SELLER). Quantities are decimal strings, unitPriceKrw whole won. Also the demo seed's entry.
+ * The member's step-up (DECISIONS §13) is the route's to check before calling this.
  */
 export async function createListing(
   db: Db,
   sellerId: number,
-  input: SellListingCreateBody,
+  input: ListingTerms,
 ): Promise<SellListingDetail> {
   return inTx(db, async (tx) => {
     const wallet = await ownActiveWallet(tx, sellerId, input.walletId);
     const maxUnits = toUnits(input.maxQty);
     const id = await insertListing(tx, sellerId, wallet, input);
-    await holdEscrow(tx, sellerId, wallet.coin, maxUnits, entryRef.escrowHold(id));
+    await post(tx, movements.escrowHold({ listingId: id, sellerId, coin: wallet.coin, units: maxUnits }));
     return listingDetail(tx, id);
   });
 }
@@ -80,8 +84,7 @@ export async function rejectListing(
     if (!l) throw new AppError('LISTING_NOT_FOUND');
     const next = nextListingStatus(l.status, 'reject');
     if (next === null) throw new AppError('INVALID_STATE');
-    const ref = entryRef.listingEscrowRelease(l.id, 'reject');
-    await releaseEscrow(tx, l.seller_id, l.coin, toUnits(l.remaining_qty), ref);
+    await releaseListingEscrow(tx, l, 'reject');
     await endListing(tx, l.id, next, reason);
     await audit(tx, { operatorId, action: 'listing.reject', targetType: 'listing', targetId: l.id, reason });
     return listingDetail(tx, l.id);

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppDeps } from '../../deps.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import type { FastifyZod } from '../../http/types.ts';
 
 /** Latency buckets (seconds): the API answers in milliseconds; anything past 2.5 s is an incident. */

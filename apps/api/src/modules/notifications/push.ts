@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import type { Config } from '../../config.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 
 export interface VapidKeys {
   publicKey: string;

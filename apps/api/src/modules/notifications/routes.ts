@@ -10,9 +10,9 @@ import {
 } from '@p2p/contract';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../errors/index.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import { checkEndpoint, type VapidKeys } from './push.ts';
 import {

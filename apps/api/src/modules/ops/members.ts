@@ -1,7 +1,7 @@
 import type { OpsMember } from '@p2p/contract';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { lockMemberRow, type OpsMemberRow, setMemberStatus } from '../identity/repo.ts';
 import { revokeAllRefreshTokens } from '../identity/session.ts';
 import { audit } from './audit.ts';

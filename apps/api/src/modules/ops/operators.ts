@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { isE164, loginIdField, nameField, passwordField } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
-import { pgConstraint } from '../../http/errors.ts';
+import { pgConstraint } from '../../errors/index.ts';
 import { hashPassword } from '../identity/password.ts';
 import { insertMember, memberByLoginId } from '../identity/repo.ts';
 

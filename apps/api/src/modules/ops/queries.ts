@@ -2,8 +2,8 @@ import type { OpsAuditEntry, OpsMember, OpsMemberDetail, OpsSummary } from '@p2p
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
+import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import { AppError } from '../../http/errors.ts';
 import { toPage } from '../../http/page.ts';
 import { OPS_MEMBER_COLUMNS, type OpsMemberRow } from '../identity/repo.ts';
 import { listWallets } from '../wallets/service.ts';

@@ -3,7 +3,7 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { loginIdOf } from '../identity/repo.ts';
 import { audit } from './audit.ts';
 import {

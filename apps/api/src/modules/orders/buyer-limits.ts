@@ -1,5 +1,5 @@
 import type { Tx } from '../../db/client.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { lockMemberForTrade } from '../identity/repo.ts';
 import { buyerStanding } from './repo.ts';
 

@@ -1,7 +1,7 @@
 import { nextListingStatus, toUnits } from '@p2p/contract';
 import type { Tx } from '../../db/client.ts';
-import { entryRef } from '../../ledger/entries.ts';
-import { closeLocked, releaseEscrow } from '../listings/escrow.ts';
+import { movements, post } from '../../ledger/index.ts';
+import { closeLocked } from '../listings/escrow.ts';
 import { type LockedListing, lockListing, returnListingQty } from '../listings/repo.ts';
 import { hasLiveOrder, type LockedOrder } from './repo.ts';
 
@@ -20,7 +20,10 @@ export async function returnQuantity(tx: Tx, o: LockedOrder, l: LockedListing): 
   if (l.status === 'OPEN' || l.status === 'PAUSED' || l.status === 'PENDING_REVIEW') {
     await returnListingQty(tx, l, units);
   } else {
-    await releaseEscrow(tx, o.seller_id, o.coin, units, entryRef.orderEscrowRelease(o.id));
+    await post(
+      tx,
+      movements.orderEscrowRelease({ orderId: o.id, sellerId: o.seller_id, coin: o.coin, units }),
+    );
   }
 }
 

@@ -1,9 +1,9 @@
 import { buyOrderDetail, buyOrderDisputeBody, idParam, sellOrderDetail } from '@p2p/contract';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../errors/index.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import * as history from './queries.ts';
 import { orderParties } from './repo.ts';

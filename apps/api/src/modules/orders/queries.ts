@@ -7,8 +7,8 @@ import type {
 } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { AppError } from '../../errors/index.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import { AppError } from '../../http/errors.ts';
 import { type Page, toPage } from '../../http/page.ts';
 import { settleBeforeRead, settleDueFor } from './timers.ts';
 import { toBuyOrderDetail, toHistoryItem, toSellOrderDetail } from './views.ts';

@@ -1,5 +1,5 @@
 import { LIMITS } from '@p2p/contract';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 
 // Asia/Seoul has kept UTC+9 without daylight saving since 1988, so a fixed offset is exact here.
 const SEOUL_OFFSET_MS = 9 * 3600_000;

@@ -11,7 +11,7 @@ import {
 import { type ChainNetwork, isValidAddress, normalizeAddress } from '../../chains/index.ts';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError, pgConstraint } from '../../http/errors.ts';
+import { AppError, pgConstraint } from '../../errors/index.ts';
 import { listingForPurchase } from '../listings/queries.ts';
 import { lockListing, takeListingQty } from '../listings/repo.ts';
 import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer, OrdersDue } from './buyer-limits.ts';

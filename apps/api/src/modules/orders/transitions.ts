@@ -8,9 +8,8 @@ import {
 } from '@p2p/contract';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
-import { entryRef } from '../../ledger/entries.ts';
-import { account, post } from '../../ledger/index.ts';
+import { AppError } from '../../errors/index.ts';
+import { movements, post } from '../../ledger/index.ts';
 import { type LockedListing, lockListing } from '../listings/repo.ts';
 import { recordEnding } from '../listings/seller-stats.ts';
 import { audit } from '../ops/audit.ts';
@@ -247,15 +246,18 @@ export async function completeOrder(
     const units = toUnits(o.request_qty);
     const fee = tradeFee(units, feeBps);
     const internal = o.dest_type === 'INTERNAL';
-    const postings = [
-      { account: account.escrow(o.seller_id, o.coin), amount: -units },
-      {
-        account: internal ? account.available(o.buyer_id, o.coin) : account.withdrawalPending(o.coin),
-        amount: units - fee,
-      },
-    ];
-    if (fee > 0n) postings.push({ account: account.fees(o.coin), amount: fee });
-    await post(tx, { ...entryRef.tradeDelivery(o.id, internal), postings });
+    await post(
+      tx,
+      movements.tradeDelivery({
+        orderId: o.id,
+        sellerId: o.seller_id,
+        buyerId: o.buyer_id,
+        coin: o.coin,
+        units,
+        fee,
+        internal,
+      }),
+    );
     const releaseSec = await completeOrderRow(tx, o.id, {
       to,
       txid,

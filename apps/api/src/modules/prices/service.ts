@@ -1,7 +1,7 @@
 import type { PriceSource, PricesResponse } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '../../errors/index.ts';
 import { memoryCache, type PriceCache, type PriceSnapshot, redisCache } from './cache.ts';
 import { createProvider, type PriceProvider } from './providers.ts';
 

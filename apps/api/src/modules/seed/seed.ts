@@ -3,7 +3,7 @@ import { type Coin, sellListingCreateBody } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
-import { pgCode } from '../../http/errors.ts';
+import { pgCode } from '../../errors/index.ts';
 import { hashPassword } from '../identity/password.ts';
 import { insertMember, memberByLoginId } from '../identity/repo.ts';
 import { hasActiveListing } from '../listings/queries.ts';

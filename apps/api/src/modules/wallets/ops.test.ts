@@ -2,7 +2,7 @@ import { toUnits } from '@p2p/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createWalletFor, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { account, balanceOf, post } from '../../ledger/index.ts';
+import { account, balanceOf, movements, post } from '../../ledger/index.ts';
 import type { WalletRow } from './service.ts';
 
 let t: TestApp;
@@ -244,14 +244,7 @@ describe('operator withdrawals', () => {
     // What the marketplace does when a buy order with an EXTERNAL destination completes.
     const qty = toUnits('0.7');
     const row = await t.app.deps.db.transaction().execute(async (tx) => {
-      await post(tx, {
-        ref: 'test-escrow-seller',
-        kind: 'test',
-        postings: [
-          { account: account.available(seller.id, 'ETH'), amount: -qty },
-          { account: account.escrow(seller.id, 'ETH'), amount: qty },
-        ],
-      });
+      await post(tx, movements.escrowHold({ listingId: 4242, sellerId: seller.id, coin: 'ETH', units: qty }));
       const inserted = await tx
         .insertInto('transfers')
         .values({
@@ -268,14 +261,8 @@ describe('operator withdrawals', () => {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await post(tx, {
-        ref: 'test-order-delivery',
-        kind: 'test',
-        postings: [
-          { account: account.escrow(seller.id, 'ETH'), amount: -qty },
-          { account: account.withdrawalPending('ETH'), amount: qty },
-        ],
-      });
+      const delivery = { orderId: 4242, sellerId: seller.id, buyerId: buyer.id, coin: 'ETH' } as const;
+      await post(tx, movements.tradeDelivery({ ...delivery, units: qty, fee: 0n, internal: false }));
       return inserted;
     });
     const list = await t.call<{ list: Withdrawal[] }>('GET', '/ops/api/v1/withdrawals?status=PENDING', {

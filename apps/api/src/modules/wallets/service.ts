@@ -10,9 +10,8 @@ import {
 import type { DbOrTx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
-import { AppError } from '../../http/errors.ts';
-import { entryRef } from '../../ledger/entries.ts';
-import { account, post } from '../../ledger/index.ts';
+import { AppError } from '../../errors/index.ts';
+import { movements, post } from '../../ledger/index.ts';
 import {
   depositTransferOf,
   hasWallet,
@@ -166,13 +165,8 @@ export async function creditDeposit(
       }
       return { transfer: existing, created: false };
     }
-    await post(tx, {
-      ...entryRef.depositCredit(input.coin, input.txid, input.index),
-      postings: [
-        { account: account.chain(input.coin), amount: -units },
-        { account: account.available(w.member_id, input.coin), amount: units },
-      ],
-    });
+    const { coin, txid, index } = input;
+    await post(tx, movements.depositCredit({ coin, txid, index, memberId: w.member_id, units }));
     return { transfer: inserted, created: true };
   });
 }

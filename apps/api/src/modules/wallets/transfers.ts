@@ -11,11 +11,10 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
+import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import { AppError } from '../../http/errors.ts';
 import { toPage } from '../../http/page.ts';
-import { entryRef } from '../../ledger/entries.ts';
-import { account, post } from '../../ledger/index.ts';
+import { movements, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/step-up.ts';
 import { walletByDestinationTag } from './repo.ts';
 import {
@@ -161,13 +160,16 @@ async function internalTransfer(
     counterpart_id: out.id,
   });
   const linked = await linkCounterpartRow(tx, out.id, inbound.id);
-  await post(tx, {
-    ...entryRef.internalTransfer(out.id),
-    postings: [
-      { account: account.available(from.member_id, coin), amount: -units },
-      { account: account.available(to.member_id, coin), amount: units },
-    ],
-  });
+  await post(
+    tx,
+    movements.internalTransfer({
+      transferId: out.id,
+      fromMemberId: from.member_id,
+      toMemberId: to.member_id,
+      coin,
+      units,
+    }),
+  );
   return linked;
 }
 
@@ -192,11 +194,9 @@ async function externalWithdrawal(
     amount: fromUnits(units),
     fee: fromUnits(fee),
   });
-  const postings = [
-    { account: account.available(from.member_id, coin), amount: -(units + fee) },
-    { account: account.withdrawalPending(coin), amount: units },
-  ];
-  if (fee > 0n) postings.push({ account: account.fees(coin), amount: fee });
-  await post(tx, { ...entryRef.withdrawalRequest(row.id), postings });
+  await post(
+    tx,
+    movements.withdrawalRequest({ transferId: row.id, memberId: from.member_id, coin, units, fee }),
+  );
   return row;
 }

@@ -2,11 +2,10 @@ import { type Coin, type OpsDeposit, type OpsWithdrawal, type TransferStatus, to
 import type { Db } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
+import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import { AppError } from '../../http/errors.ts';
 import { toPage } from '../../http/page.ts';
-import { entryRef } from '../../ledger/entries.ts';
-import { account, post } from '../../ledger/index.ts';
+import { movements, post } from '../../ledger/index.ts';
 import { audit } from '../ops/audit.ts';
 import {
   countWithdrawals,
@@ -113,20 +112,12 @@ export async function decideWithdrawal(
     const fee = w.buy_order_id === null ? toUnits(qty(w.fee)) : 0n;
     const refundTo = w.refund_member_id ?? w.member_id;
     if (decision.kind === 'complete') {
-      await post(tx, {
-        ...entryRef.withdrawalComplete(w.id),
-        postings: [
-          { account: account.withdrawalPending(coin), amount: -units },
-          { account: account.chain(coin), amount: units },
-        ],
-      });
+      await post(tx, movements.withdrawalComplete({ transferId: w.id, coin, units }));
     } else {
-      const postings = [
-        { account: account.withdrawalPending(coin), amount: -units },
-        { account: account.available(refundTo, coin), amount: units + fee },
-      ];
-      if (fee > 0n) postings.push({ account: account.fees(coin), amount: -fee });
-      await post(tx, { ...entryRef.withdrawalReject(w.id), postings });
+      await post(
+        tx,
+        movements.withdrawalReject({ transferId: w.id, refundMemberId: refundTo, coin, units, fee }),
+      );
     }
     await updateWithdrawal(tx, w.id, {
       status: decision.kind === 'complete' ? 'COMPLETED' : 'REJECTED',

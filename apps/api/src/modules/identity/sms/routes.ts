@@ -7,8 +7,8 @@ import {
   SmsVerifyOut,
 } from '@p2p/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../../errors/index.ts';
 import { ok, okResponse } from '../../../http/envelope.ts';
-import { AppError } from '../../../http/errors.ts';
 import type { FastifyZod } from '../../../http/types.ts';
 import { requestCode, type SmsContext, verifySmsCode } from './service.ts';
 

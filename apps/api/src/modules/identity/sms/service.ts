@@ -1,7 +1,7 @@
 import { maskPhone, type SmsRequestBody } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../../deps.ts';
-import { AppError } from '../../../http/errors.ts';
+import { AppError } from '../../../errors/index.ts';
 import { type CodePurpose, discardCode, issueCode, verifyCode } from '../codes.ts';
 import type { IdentityLimits } from '../limits.ts';
 import { phoneUsedByMember, resettableMember } from '../repo-members.ts';
