@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { byCoin, COINS, type Coin, type CompanyInfo } from '@p2p/contract';
+import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -44,6 +45,10 @@ const schema = z.object({
   COMPANY_SUPPORT: z.string().optional(),
   CHAIN_NETWORK: z.enum(['mainnet', 'testnet', 'regtest']).default('mainnet'),
   ...perCoin('XPUB', z.string().optional()),
+  XRP_DEPOSIT_ACCOUNT: z
+    .string()
+    .refine((a) => isValidClassicAddress(a), 'not a classic XRP address (r...)')
+    .optional(),
   ...perCoin('WITHDRAW_FEE', z.string().regex(FEE_RE).default('0')),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
   ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(1800),
@@ -149,6 +154,8 @@ export interface Config {
     xpubs: Partial<Record<Coin, string>>;
     /** Fee per external withdrawal, a decimal coin amount per coin (DECISIONS §3; default 0). */
     withdrawFees: Record<Coin, string>;
+    /** XRP_DEPOSIT_ACCOUNT: the platform's XRP receiving account (DECISIONS §17); absent = 0/0 of XPUB_XRP. */
+    xrpDepositAccount: string | undefined;
   };
   /** Fee per completed buy order in basis points of requestQty, paid by the buyer (DECISIONS §3; 0..1000). */
   tradeFeeBps: number;
@@ -266,6 +273,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       network: e.CHAIN_NETWORK,
       xpubs: byCoin((coin) => e[`XPUB_${coin}`]),
       withdrawFees: byCoin((coin) => e[`WITHDRAW_FEE_${coin}`]),
+      xrpDepositAccount: e.XRP_DEPOSIT_ACCOUNT,
     },
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: {

@@ -17,6 +17,8 @@ export interface WalletView {
   id: number;
   coinCode: Coin;
   address: string;
+  /** XRP: the wallet's destination tag at the platform account (DECISIONS §17); null for other coins. */
+  destinationTag: number | null;
   balance: string;
   escrowBalance: string;
 }

@@ -12,13 +12,32 @@ import { opsPageSize, opsReasonField } from './ops.ts';
  * (SPEC §3, §5 "Withdraw", §7; DECISIONS §5, §10). Quantities are decimal strings, times ISO 8601.
  */
 
+/** The largest XRP destination tag (a UInt32 on the XRP Ledger). */
+export const DEST_TAG_MAX = 4_294_967_295;
+
+/**
+ * An XRP withdrawal's destination tag (DECISIONS §17): an integer 0..2^32-1, optional. Only XRP takes one; the
+ * server refuses it on another coin's withdrawal (VALIDATION_FAILED {destTag: INVALID_FORMAT}).
+ */
+export const destTagField = z
+  .number(F.INVALID_TYPE)
+  .int(F.INVALID_FORMAT)
+  .min(0, F.INVALID_FORMAT)
+  .max(DEST_TAG_MAX, F.INVALID_FORMAT);
+
 /** A wallet as GET /api/v1/wallets lists it: `balance` is the available balance, escrow shown apart. */
 export const wallet = z.object({
   id: z.number().int(),
   coinCode: coinField,
   balance: z.string(),
   escrowBalance: z.string(),
+  /**
+   * Where to deposit: the wallet's own address, or for XRP the platform's receiving account, paid with
+   * `destinationTag` (DECISIONS §17).
+   */
   address: z.string(),
+  /** XRP: this wallet's destination tag (1..2^32-1), to be sent with every deposit; null for other coins. */
+  destinationTag: z.number().int().min(1).max(DEST_TAG_MAX).nullable(),
   status: z.enum(WALLET_STATUSES),
   createdAt: z.string(),
   /** What one external withdrawal of this coin costs (DECISIONS §3), a decimal coin amount, for the review. */
@@ -44,6 +63,8 @@ export const transfer = z.object({
   address: z.string(),
   amount: z.string(),
   fee: z.string(),
+  /** XRP: the withdrawal's destination tag, or an internal deposit's sender's tag (DECISIONS §17); else null. */
+  destTag: z.number().int().nullable(),
   txid: z.string().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
@@ -74,7 +95,8 @@ const addressInput = z.string(F.INVALID_TYPE).trim().max(128, F.TOO_LONG);
 
 /**
  * POST /transfer/request (SPEC §7): INTERNAL needs destInternalAddress (another member's wallet of the
- * same coin), EXTERNAL needs destExternalAddress (checked against the chain's checksum rules).
+ * same coin), EXTERNAL needs destExternalAddress (checked against the chain's checksum rules). XRP may add
+ * `destTag` (DECISIONS §17); to the platform's own XRP account it names the member's wallet and is required.
  */
 export const transferRequestBody = z
   .object({
@@ -83,6 +105,7 @@ export const transferRequestBody = z
     amount: withdrawAmountField,
     destInternalAddress: addressInput.nullish(),
     destExternalAddress: addressInput.nullish(),
+    destTag: destTagField.nullish(),
     /** Required for both destinations (DECISIONS §13: 422 STEP_UP_REQUIRED without it). */
     stepUp: StepUp.optional(),
   })
@@ -112,6 +135,8 @@ export const opsDepositBody = z.object({
     .min(0, F.INVALID_FORMAT)
     .max(1_000_000, F.INVALID_FORMAT)
     .default(0),
+  /** XRP: the payment's destination tag; required when `address` is the platform's receiving account. */
+  destinationTag: destTagField.nullish(),
 });
 export type OpsDepositBody = z.input<typeof opsDepositBody>;
 
@@ -146,6 +171,8 @@ export const opsWithdrawal = z.object({
   amount: z.string(),
   fee: z.string(),
   address: z.string(),
+  /** XRP: the destination tag to pay with (DECISIONS §17); null when none was given or for other coins. */
+  destTag: z.number().int().nullable(),
   status: z.enum(TRANSFER_STATUSES),
   txid: z.string().nullable(),
   reason: z.string().nullable(),

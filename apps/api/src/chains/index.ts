@@ -25,6 +25,11 @@ export function chainKeys(): ChainKeys {
   return current;
 }
 
+/** The platform's XRP receiving account under the installed keys (DECISIONS §17). */
+export function xrpDepositAccount(): string {
+  return chainKeys().xrpDepositAccount;
+}
+
 /** The deposit address of `coin` at derivation `index` under the installed keys. */
 export function depositAddress(coin: Coin, index: number): string {
   return addressAt(chainKeys(), coin, index);

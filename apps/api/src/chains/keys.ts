@@ -15,6 +15,11 @@ export interface ChainKeys {
   accounts: Record<Coin, HDKey>;
   /** 'configured' = xpubs from the environment; 'development' = derived from the local development seed. */
   source: 'configured' | 'development';
+  /**
+   * The platform's XRP receiving account (DECISIONS §17): XRP_DEPOSIT_ACCOUNT, else the address at 0/0 of the
+   * XRP account key. Members deposit XRP to it with their wallet's destination tag.
+   */
+  xrpDepositAccount: string;
 }
 
 export const DEV_SEED_FILE = 'dev-chain-seed.hex';
@@ -57,7 +62,10 @@ export function resolveChainKeys(config: Config, log: Pick<FastifyBaseLogger, 'w
       'no XPUB_<COIN> configured: deposit addresses come from a local development seed; never send real coins to them',
     );
   }
-  return { network, accounts, source: missing.length === COINS.length ? 'development' : 'configured' };
+  const source = missing.length === COINS.length ? 'development' : 'configured';
+  const keys = { network, accounts, source, xrpDepositAccount: '' } satisfies ChainKeys;
+  keys.xrpDepositAccount = config.chain.xrpDepositAccount ?? addressAt(keys, 'XRP', 0);
+  return keys;
 }
 
 function developmentAccounts(config: Config, network: ChainNetwork): Record<Coin, HDKey> {

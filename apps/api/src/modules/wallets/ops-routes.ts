@@ -38,6 +38,7 @@ export default async function opsWalletRoutes(app: FastifyZod, deps: AppDeps): P
           amount: b.amount,
           txid: b.txid,
           index: b.index,
+          destinationTag: b.destinationTag ?? null,
         }),
       );
     },

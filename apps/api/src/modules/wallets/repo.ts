@@ -51,16 +51,22 @@ export async function takeDerivationIndex(tx: Tx, coin: Coin): Promise<number> {
 }
 
 /**
- * Inserts a wallet at derivation `index` with its deposit `address`; undefined when any unique key refused
- * it: (member, coin) when a concurrent call won, (coin, address|index) otherwise.
+ * Inserts a wallet at derivation `index` with its deposit `address` (and its XRP destination tag); undefined
+ * when any unique key refused it: (member, coin) when a concurrent call won, (coin, address|index|tag) otherwise.
  */
 export async function insertWallet(
   tx: Tx,
-  w: { memberId: number; coin: Coin; address: string; index: number },
+  w: { memberId: number; coin: Coin; address: string; index: number; destinationTag: number | null },
 ): Promise<WalletRow | undefined> {
   return tx
     .insertInto('wallets')
-    .values({ member_id: w.memberId, coin: w.coin, address: w.address, derivation_index: w.index })
+    .values({
+      member_id: w.memberId,
+      coin: w.coin,
+      address: w.address,
+      derivation_index: w.index,
+      destination_tag: w.destinationTag,
+    })
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
@@ -87,6 +93,7 @@ export async function walletsWithBalances(db: DbOrTx, memberId: number) {
       'w.id',
       'w.coin',
       'w.address',
+      'w.destination_tag',
       'w.status',
       'w.created_at',
       'a.balance as available',
@@ -121,6 +128,16 @@ export async function walletByAddress(tx: Tx, coin: Coin, address: string): Prom
     .executeTakeFirst();
 }
 
+/** The XRP wallet (any status) with destination tag `tag`, or undefined (DECISIONS §17). */
+export async function walletByDestinationTag(db: DbOrTx, tag: number): Promise<WalletRow | undefined> {
+  return db
+    .selectFrom('wallets')
+    .selectAll()
+    .where('coin', '=', 'XRP')
+    .where('destination_tag', '=', tag)
+    .executeTakeFirst();
+}
+
 /** The key of an on-chain deposit: the chain's transaction id and output (or event) index. */
 export interface ChainOutput {
   coin: Coin;
@@ -129,14 +146,15 @@ export interface ChainOutput {
 }
 
 /**
- * Inserts the COMPLETED external DEPOSIT transfer of chain output `out` on wallet `w`; undefined when that
- * output was already credited (the partial unique index on coin + txid + chain_index).
+ * Inserts the COMPLETED external DEPOSIT transfer of chain output `out` on wallet `w`, paid to `address`;
+ * undefined when that output was already credited (the partial unique index on coin + txid + chain_index).
  */
 export async function insertDepositTransfer(
   tx: Tx,
   w: WalletRow,
   out: ChainOutput,
   amount: string,
+  address: string,
 ): Promise<TransferRow | undefined> {
   return tx
     .insertInto('transfers')
@@ -147,7 +165,7 @@ export async function insertDepositTransfer(
       type: 'DEPOSIT',
       dest_type: 'EXTERNAL',
       status: 'COMPLETED',
-      address: w.address,
+      address,
       amount,
       txid: out.txid,
       chain_index: out.index,

@@ -8,6 +8,8 @@ export interface WalletsTable {
   coin: Coin;
   address: string;
   derivation_index: number;
+  /** XRP only: the wallet's destination tag at the platform account (1..2^32-1; DECISIONS §17). */
+  destination_tag: ColumnType<number | null, number | null | undefined, number | null>;
   status: Generated<'ACTIVE' | 'DISABLED'>;
   created_at: CreatedAt;
 }
@@ -25,6 +27,8 @@ export interface TransfersTable {
   fee: ColumnType<string, string | undefined, string>;
   txid: string | null;
   chain_index: number | null;
+  /** XRP withdrawals: the destination tag to pay with (0..2^32-1), else null. */
+  dest_tag: ColumnType<number | null, number | null | undefined, number | null>;
   counterpart_id: number | null;
   buy_order_id: number | null;
   refund_member_id: number | null;

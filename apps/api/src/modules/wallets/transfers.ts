@@ -6,7 +6,7 @@ import {
   type TransferRequestBody,
   toUnits,
 } from '@p2p/contract';
-import { isValidAddress, normalizeAddress } from '../../chains/index.ts';
+import { isValidAddress, normalizeAddress, xrpDepositAccount } from '../../chains/index.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
@@ -16,6 +16,7 @@ import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { toPage } from '../../http/page.ts';
 import { movements, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/step-up.ts';
+import { walletByDestinationTag } from './repo.ts';
 import {
   activeWalletByAddress,
   countTransfersOfWallet,
@@ -23,7 +24,7 @@ import {
   linkCounterpartRow,
   transfersOfWallet,
 } from './repo-transfers.ts';
-import { ownWallet, type TransferRow, type WalletRow } from './service.ts';
+import { ownWallet, shownAddress, type TransferRow, type WalletRow } from './service.ts';
 
 /** The wire shape of a transfer row (SPEC §3 "Transfer"). */
 export function transferOut(t: TransferRow): Transfer {
@@ -37,6 +38,7 @@ export function transferOut(t: TransferRow): Transfer {
     address: t.address,
     amount: qty(t.amount),
     fee: qty(t.fee),
+    destTag: t.dest_tag,
     txid: t.txid,
     createdAt: t.created_at.toISOString(),
     completedAt: t.completed_at ? t.completed_at.toISOString() : null,
@@ -67,6 +69,12 @@ export async function listTransfers(
  * operator. Both need `stepUp` (DECISIONS §13, requireStepUp: 422 STEP_UP_REQUIRED, 400
  * INVALID_CREDENTIALS / CODE_*, 429 RATE_LIMITED), checked after the address and before the ledger entry:
  * an internal transfer cannot be undone either, and a thief can sign up their own account to receive it.
+ *
+ * XRP (DECISIONS §17): `destTag` (0..2^32-1) is stored with the row and paid with. Every member's XRP address
+ * is the platform's receiving account, so a destination equal to it, INTERNAL or EXTERNAL, names a member by
+ * `destTag` and is an internal transfer (the chain refuses a payment from an account to itself): without a
+ * tag 400 VALIDATION_FAILED {destTag: REQUIRED}, an unknown tag 404 WALLET_NOT_FOUND, the caller's own tag
+ * 422 SELF_TRANSFER. A tag on another coin is 400 VALIDATION_FAILED {destTag: INVALID_FORMAT}.
  * Errors: 404 WALLET_NOT_FOUND (source not the caller's, or no such destination wallet), 400
  * INVALID_ADDRESS, 422 SELF_TRANSFER, 422 INSUFFICIENT_BALANCE (decided by the ledger's constraint, so
  * concurrent requests can never overdraw). Returns the sender's transfer row.
@@ -81,32 +89,48 @@ export async function requestTransfer(
   const units = toUnits(body.amount);
   const coin = from.coin;
   const network = deps.config.chain.network;
+  const destTag = body.destTag ?? null;
+  if (destTag !== null && coin !== 'XRP') {
+    throw new AppError('VALIDATION_FAILED', { fields: { destTag: 'INVALID_FORMAT' } });
+  }
+  const raw = (body.destType === 'INTERNAL' ? body.destInternalAddress : body.destExternalAddress) ?? '';
+  const valid = isValidAddress(coin, raw, network);
+  const address = valid ? normalizeAddress(coin, raw) : raw;
+  if (coin === 'XRP' && address === xrpDepositAccount()) {
+    if (destTag === null) throw new AppError('VALIDATION_FAILED', { fields: { destTag: 'REQUIRED' } });
+    if (destTag === from.destination_tag) throw new AppError('SELF_TRANSFER');
+    await requireStepUp(deps, memberId, body.stepUp);
+    return inTx(deps.db, (tx) =>
+      internalTransfer(tx, from, units, async () => {
+        const to = await walletByDestinationTag(tx, destTag);
+        return to?.status === 'ACTIVE' ? to : undefined;
+      }),
+    );
+  }
   if (body.destType === 'INTERNAL') {
-    const raw = body.destInternalAddress ?? '';
-    const address = isValidAddress(coin, raw, network) ? normalizeAddress(coin, raw) : raw;
     if (address === from.address) throw new AppError('SELF_TRANSFER');
     // An internal transfer is as final as an external one, and a thief's own account is one signup away.
     await requireStepUp(deps, memberId, body.stepUp);
-    return inTx(deps.db, (tx) => internalTransfer(tx, from, address, units));
+    return inTx(deps.db, (tx) =>
+      internalTransfer(tx, from, units, () => activeWalletByAddress(tx, coin, address)),
+    );
   }
-  const raw = body.destExternalAddress ?? '';
-  if (!isValidAddress(coin, raw, network)) throw new AppError('INVALID_ADDRESS');
-  const address = normalizeAddress(coin, raw);
+  if (!valid) throw new AppError('INVALID_ADDRESS');
   if (address === from.address) throw new AppError('SELF_TRANSFER');
   const fee = toUnits(deps.config.chain.withdrawFees[coin]);
   // After the cheap input checks (a typo costs no step-up try), before anything moves.
   await requireStepUp(deps, memberId, body.stepUp);
-  return inTx(deps.db, (tx) => externalWithdrawal(tx, from, address, units, fee));
+  return inTx(deps.db, (tx) => externalWithdrawal(tx, from, address, destTag, units, fee));
 }
 
 async function internalTransfer(
   tx: Tx,
   from: WalletRow,
-  address: string,
   units: bigint,
+  findDestination: () => Promise<WalletRow | undefined>,
 ): Promise<TransferRow> {
   const coin: Coin = from.coin;
-  const to = await activeWalletByAddress(tx, coin, address);
+  const to = await findDestination();
   if (!to) throw new AppError('WALLET_NOT_FOUND');
   if (to.member_id === from.member_id) throw new AppError('SELF_TRANSFER');
   const now = new Date();
@@ -117,19 +141,22 @@ async function internalTransfer(
     amount: fromUnits(units),
     completed_at: now,
   } as const;
+  // Each side sees the other's deposit address as members are shown it (XRP: the platform account and tag).
   const out = await insertTransferRow(tx, {
     ...common,
     wallet_id: from.id,
     member_id: from.member_id,
     type: 'WITHDRAW',
-    address: to.address,
+    address: shownAddress(to),
+    dest_tag: to.destination_tag,
   });
   const inbound = await insertTransferRow(tx, {
     ...common,
     wallet_id: to.id,
     member_id: to.member_id,
     type: 'DEPOSIT',
-    address: from.address,
+    address: shownAddress(from),
+    dest_tag: from.destination_tag,
     counterpart_id: out.id,
   });
   const linked = await linkCounterpartRow(tx, out.id, inbound.id);
@@ -150,6 +177,7 @@ async function externalWithdrawal(
   tx: Tx,
   from: WalletRow,
   address: string,
+  destTag: number | null,
   units: bigint,
   fee: bigint,
 ): Promise<TransferRow> {
@@ -162,6 +190,7 @@ async function externalWithdrawal(
     dest_type: 'EXTERNAL',
     status: 'PENDING',
     address,
+    dest_tag: destTag,
     amount: fromUnits(units),
     fee: fromUnits(fee),
   });

@@ -36,6 +36,7 @@ export async function opsCreditDeposit(db: Db, operatorId: number, input: Deposi
           amount: qty(t.amount),
           txid: t.txid,
           index: t.chain_index,
+          destinationTag: input.destinationTag ?? null,
         },
       });
     }
@@ -64,6 +65,7 @@ function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
     amount: qty(r.amount),
     fee: qty(r.fee),
     address: r.address,
+    destTag: r.dest_tag,
     status: r.status,
     txid: r.txid,
     reason: r.reason,
