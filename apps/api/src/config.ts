@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { byCoin, COINS, type Coin, type CompanyInfo } from '@p2p/contract';
+import { byCoin, COINS, type Coin, type CompanyInfo, ORDER_TIMING_DEFAULTS } from '@p2p/contract';
 import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
 
@@ -51,9 +51,9 @@ const schema = z.object({
     .optional(),
   ...perCoin('WITHDRAW_FEE', z.string().regex(FEE_RE).default('0')),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
-  ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(1800),
-  ORDER_DISPUTE_AFTER_SEC: int(900),
-  ORDER_RELEASE_WINDOW_SEC: z.coerce.number().int().min(1).default(3600),
+  ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(ORDER_TIMING_DEFAULTS.paymentWindowSec),
+  ORDER_DISPUTE_AFTER_SEC: int(ORDER_TIMING_DEFAULTS.disputeAfterSec),
+  ORDER_RELEASE_WINDOW_SEC: z.coerce.number().int().min(1).default(ORDER_TIMING_DEFAULTS.releaseWindowSec),
   MAX_LIVE_ORDERS_PER_BUYER: z.coerce.number().int().min(1).default(3),
   BUYER_CANCELS_PER_DAY: z.coerce.number().int().min(1).default(3),
   ORDER_TIMER_INTERVAL_MS: int(10_000),

@@ -1,5 +1,6 @@
 export * from './address-format.ts';
 export * from './company.ts';
+export * from './dispute-rules.ts';
 export * from './enums.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
@@ -11,5 +12,6 @@ export * from './money.ts';
 export * from './ops.ts';
 export * from './phone.ts';
 export * from './prices.ts';
+export * from './reserve-time.ts';
 export * from './trade-room.ts';
 export * from './wallets.ts';
