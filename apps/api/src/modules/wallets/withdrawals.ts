@@ -1,4 +1,11 @@
-import { type Coin, type OpsDeposit, type OpsWithdrawal, type TransferStatus, toUnits } from '@p2p/contract';
+import {
+  type Coin,
+  type OpsDeposit,
+  type OpsWithdrawal,
+  type Page,
+  type TransferStatus,
+  toUnits,
+} from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
@@ -80,7 +87,7 @@ function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
 export async function listWithdrawals(
   db: Db,
   q: { status: TransferStatus; size: number; cursor?: string },
-): Promise<{ list: OpsWithdrawal[]; nextCursor: string | null; totalCount: number }> {
+): Promise<Page<OpsWithdrawal>> {
   const afterId = q.cursor ? decodeIdCursor('withdrawals', q.cursor) : undefined;
   const rows = await withdrawalsOfStatus(db, q.status, afterId, q.size + 1);
   const count = await countWithdrawals(db, q.status);
