@@ -21,6 +21,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minPurchaseKrw, receiveQty } from '@p2p/contract/money.ts';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { findHaproxy, startHaproxy } from '../../../../scripts/cluster.mjs';
@@ -121,19 +122,6 @@ const said = (r: Answer) => {
   const fields = (r.body?.returnData as { fields?: unknown } | null | undefined)?.fields;
   return `${r.status} ${r.body?.returnMessage ?? ''}${fields ? ` ${JSON.stringify(fields)}` : ''}`.trim();
 };
-
-/** Quantity = krw / price rounded down to 4 decimals (DECISIONS §3), exactly, as a decimal string. */
-function receiveQty(krw: number, price: number): string {
-  const units = (BigInt(krw) * 10_000n) / BigInt(price);
-  return `${units / 10_000n}.${(units % 10_000n).toString().padStart(4, '0')}`;
-}
-
-/** ceil(qty x price) in whole won, exactly (qty a decimal string of at most 8 decimals). */
-function minKrw(qty: string, price: number): number {
-  const [i = '0', f = ''] = qty.split('.');
-  const units = BigInt(i) * 100_000_000n + BigInt(f.padEnd(8, '0'));
-  return Number((units * BigInt(price) + 99_999_999n) / 100_000_000n);
-}
 
 function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; name: string } }): Attack[] {
   const list: Attack[] = [];
@@ -256,7 +244,7 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
       const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
       const buyerBtc = wallets?.find((w) => w.coinCode === 'BTC');
       if (!listing || !buyerBtc) return { defended: false, seen: 'no demo listing or wallet to test with' };
-      const krw = minKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+      const krw = minPurchaseKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
       const order = await c.call('POST', '/buy-orders', {
         token: buyer.accessToken,
         body: {
