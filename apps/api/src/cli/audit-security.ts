@@ -611,7 +611,7 @@ function phoneChangeCodeElsewhere(c: Client): Attack {
       };
       const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
       if (!listing || !wallet) return { defended: false, seen: 'no demo listing or wallet to test with' };
-      const krw = minKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+      const krw = minPurchaseKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
       const order = await c.call('POST', '/buy-orders', {
         token: m.accessToken,
         body: {
@@ -719,7 +719,7 @@ function pushAddressAttack(c: Client): Attack {
         };
         const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
         if (!listing || !btc) return { defended: false, seen: 'no demo listing or wallet to test with' };
-        const krw = minKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+        const krw = minPurchaseKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
         const order = await c.call('POST', '/buy-orders', {
           token: buyer.accessToken,
           body: {
