@@ -28,6 +28,7 @@ import { healthRoutes, type Lifecycle } from './modules/health/index.ts';
 import { identityRoutes } from './modules/identity/index.ts';
 import { listingOpsRoutes, listingRoutes, startTradeListCache } from './modules/listings/index.ts';
 import { installMetrics } from './modules/metrics/index.ts';
+import { createPushNetwork, type PushNetwork } from './modules/notifications/index.ts';
 import { operatorOpsRoutes } from './modules/operators/index.ts';
 import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from './modules/orders/index.ts';
 import { pricesRoutes } from './modules/prices/index.ts';
@@ -50,6 +51,11 @@ export interface BuildOptions {
   chainReaders?: Partial<Record<Coin, ChainReader>>;
   /** Start the deposit watchers' polling (default true; tests may drive `scan()` themselves). */
   startWatchers?: boolean;
+  /**
+   * The agents Web Push goes out through (default: the system resolver behind the address guard). Tests pass a
+   * guarded network whose resolver they control, with a local server standing in for a public push service.
+   */
+  pushNetwork?: PushNetwork;
 }
 
 /**
@@ -102,7 +108,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   // Before any route: routes with `config: { idempotent: true }` get the Idempotency-Key hooks (DECISIONS §15).
-  installIdempotency(app, dbh.db);
+  installIdempotency(app, dbh.db, { maxPerMemberDay: config.idempotencyMaxPerMemberDay });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // DECISIONS §13: nothing that may depend on the caller is stored by a browser or proxy. A route that set
@@ -123,6 +129,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     redis,
     invariants: [],
     tradeListCache: await startTradeListCache(app, dbh, config),
+    pushNetwork: opts.pushNetwork ?? createPushNetwork(),
   };
   app.decorate('deps', deps);
   const lifecycle: Lifecycle = { draining: false };

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { byCoin, COINS, type Coin, type CompanyInfo } from '@p2p/contract';
+import { byCoin, COINS, type Coin, type CompanyInfo, ORDER_TIMING_DEFAULTS } from '@p2p/contract';
 import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
 
@@ -66,9 +66,9 @@ const schema = z.object({
   CHAIN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   CHAIN_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
-  ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(1800),
-  ORDER_DISPUTE_AFTER_SEC: int(900),
-  ORDER_RELEASE_WINDOW_SEC: z.coerce.number().int().min(1).default(3600),
+  ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(ORDER_TIMING_DEFAULTS.paymentWindowSec),
+  ORDER_DISPUTE_AFTER_SEC: int(ORDER_TIMING_DEFAULTS.disputeAfterSec),
+  ORDER_RELEASE_WINDOW_SEC: z.coerce.number().int().min(1).default(ORDER_TIMING_DEFAULTS.releaseWindowSec),
   MAX_LIVE_ORDERS_PER_BUYER: z.coerce.number().int().min(1).default(3),
   BUYER_CANCELS_PER_DAY: z.coerce.number().int().min(1).default(3),
   ORDER_TIMER_INTERVAL_MS: int(10_000),
@@ -99,6 +99,7 @@ const schema = z.object({
   DOCS_PUBLIC: bool.default(false),
   SHUTDOWN_GRACE_SEC: int(0),
   METRICS_TOKEN: z.string().min(16).optional(),
+  IDEMPOTENCY_MAX_PER_MEMBER_DAY: z.coerce.number().int().min(1).default(2000),
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
@@ -230,6 +231,8 @@ export interface Config {
   shutdownGraceSec: number;
   /** Bearer token for GET /metrics (DECISIONS §14); required to read it in production, checked whenever set. */
   metricsToken: string | undefined;
+  /** Idempotency keys one caller may hold within 24 h (DECISIONS §21); a new key beyond: 429 RATE_LIMITED. */
+  idempotencyMaxPerMemberDay: number;
   /**
    * The trade room (DECISIONS §12): Web Push VAPID keys (from the environment, else generated under
    * DATA_DIR outside production), chat posts per member (texts per minute, images per hour; 0 = no
@@ -336,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     docsPublic: e.DOCS_PUBLIC,
     shutdownGraceSec: e.SHUTDOWN_GRACE_SEC,
     metricsToken: e.METRICS_TOKEN,
+    idempotencyMaxPerMemberDay: e.IDEMPOTENCY_MAX_PER_MEMBER_DAY,
     tradeRoom: {
       vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
       messagesPerMin: e.CHAT_MESSAGES_PER_MIN,

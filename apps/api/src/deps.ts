@@ -5,6 +5,7 @@ import type { Guards } from './http/auth.ts';
 import type { AccessTokens } from './http/tokens.ts';
 import type { Invariant } from './ledger/check.ts';
 import type { TradeListCache } from './modules/listings/index.ts';
+import type { PushNetwork } from './modules/notifications/index.ts';
 
 /**
  * What the composition root hands every module: configuration, the database, token signing, route guards,
@@ -21,4 +22,6 @@ export interface AppDeps {
   invariants: Invariant[];
   /** The public trade list's answer cache, dropped on every committed change by any instance. */
   tradeListCache: TradeListCache;
+  /** Where Web Push requests go out: agents that connect only to public addresses (DECISIONS §21). */
+  pushNetwork: PushNetwork;
 }

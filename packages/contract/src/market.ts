@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISPUTE_STATEMENT_MAX, DISPUTE_STATEMENT_MIN } from './dispute-rules.ts';
 import { COINS, type Coin, DEST_TYPES, LISTING_SORTS, LISTING_STATUSES, ORDER_STATUSES } from './enums.ts';
 import { FIELD_CODES as F } from './errors.ts';
 import { accountNoField, bankNameField, cursorField, idParam, krwField, qtyField } from './fields.ts';
@@ -174,7 +175,11 @@ export type DisputeReason = (typeof DISPUTE_REASONS)[number];
 /** POST /buy-orders/{id}/dispute (DECISIONS §11): a reason and a statement of 10-2000 characters. */
 export const buyOrderDisputeBody = z.object({
   reason: z.enum(DISPUTE_REASONS, F.INVALID_FORMAT),
-  statement: z.string(F.REQUIRED).trim().min(10, F.REQUIRED).max(2000, F.TOO_LONG),
+  statement: z
+    .string(F.REQUIRED)
+    .trim()
+    .min(DISPUTE_STATEMENT_MIN, F.REQUIRED)
+    .max(DISPUTE_STATEMENT_MAX, F.TOO_LONG),
 });
 export type BuyOrderDisputeBody = z.infer<typeof buyOrderDisputeBody>;
 

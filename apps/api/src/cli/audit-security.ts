@@ -14,12 +14,14 @@
  * members), which is what lets the attacks read codes and sign in as the demo buyer and seller.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { createECDH, randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minPurchaseKrw, receiveQty } from '@p2p/contract/money.ts';
 import { SignJWT } from 'jose';
 import pg from 'pg';
 import { findHaproxy, startHaproxy } from '../../../../scripts/cluster.mjs';
@@ -120,19 +122,6 @@ const said = (r: Answer) => {
   const fields = (r.body?.returnData as { fields?: unknown } | null | undefined)?.fields;
   return `${r.status} ${r.body?.returnMessage ?? ''}${fields ? ` ${JSON.stringify(fields)}` : ''}`.trim();
 };
-
-/** Quantity = krw / price rounded down to 4 decimals (DECISIONS §3), exactly, as a decimal string. */
-function receiveQty(krw: number, price: number): string {
-  const units = (BigInt(krw) * 10_000n) / BigInt(price);
-  return `${units / 10_000n}.${(units % 10_000n).toString().padStart(4, '0')}`;
-}
-
-/** ceil(qty x price) in whole won, exactly (qty a decimal string of at most 8 decimals). */
-function minKrw(qty: string, price: number): number {
-  const [i = '0', f = ''] = qty.split('.');
-  const units = BigInt(i) * 100_000_000n + BigInt(f.padEnd(8, '0'));
-  return Number((units * BigInt(price) + 99_999_999n) / 100_000_000n);
-}
 
 function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; name: string } }): Attack[] {
   const list: Attack[] = [];
@@ -255,7 +244,7 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
       const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
       const buyerBtc = wallets?.find((w) => w.coinCode === 'BTC');
       if (!listing || !buyerBtc) return { defended: false, seen: 'no demo listing or wallet to test with' };
-      const krw = minKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+      const krw = minPurchaseKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
       const order = await c.call('POST', '/buy-orders', {
         token: buyer.accessToken,
         body: {
@@ -622,7 +611,7 @@ function phoneChangeCodeElsewhere(c: Client): Attack {
       };
       const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
       if (!listing || !wallet) return { defended: false, seen: 'no demo listing or wallet to test with' };
-      const krw = minKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+      const krw = minPurchaseKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
       const order = await c.call('POST', '/buy-orders', {
         token: m.accessToken,
         body: {
@@ -654,6 +643,112 @@ function phoneChangeCodeElsewhere(c: Client): Attack {
           withdraw.body?.returnMessage === 'CODE_EXPIRED',
         seen: `verification ${said(verified)}; move ${said(moved)}; purchase ${said(order)}; withdrawal with the second code ${said(withdraw)}`,
       };
+    },
+  };
+}
+
+/**
+ * DECISIONS §21: a push endpoint must never make the server call its own network. The audit runs an "internal
+ * service" on this machine's loopback, subscribes the demo seller's push to it under the names and address forms
+ * a host-name filter misses (a short name, a trailing dot, decimal and hex IPv4, IPv6 loopback and IPv4-mapped
+ * forms), has a fresh member order from the seller (ORDER_REQUESTED goes out by push) and counts what reaches
+ * the internal service. The audited server is a development one, which accepts any http(s) endpoint at subscribe
+ * time: only the check of the resolved address at connection time stands in the way.
+ */
+function pushAddressAttack(c: Client): Attack {
+  return {
+    finding:
+      'push endpoints were filtered by host name: names and forms resolving to internal addresses got through',
+    attack:
+      'push subscriptions to a loopback service as localhost, localhost., 2130706433, 0x7f.1, [::1], [::ffff:127.0.0.1]',
+    run: async () => {
+      const hits: string[] = [];
+      const internal = createHttpServer((req, res) => {
+        hits.push(req.url ?? '');
+        req.resume();
+        res.statusCode = 201;
+        res.end();
+      });
+      // '::' takes IPv4 too where the host has IPv6; else IPv4 loopback only
+      await new Promise<void>((ok) => {
+        internal.once('error', () => internal.listen(0, '127.0.0.1', ok));
+        internal.listen(0, '::', ok);
+      });
+      const port = (internal.address() as AddressInfo).port;
+      try {
+        const seller = await c.login('demoseller', 'seller1234!', '10.1.10.1');
+        // a browser's keys (a P-256 point and an auth secret): the server encrypts to them before it connects
+        const ecdh = createECDH('prime256v1');
+        ecdh.generateKeys();
+        const keys = {
+          p256dh: ecdh.getPublicKey().toString('base64url'),
+          auth: randomBytes(16).toString('base64url'),
+        };
+        const forms = [
+          `http://localhost:${port}/short-name`,
+          `http://localhost.:${port}/trailing-dot`,
+          `http://2130706433:${port}/decimal`,
+          `http://0x7f.1:${port}/hex`,
+          `http://[::1]:${port}/v6-loopback`,
+          `http://[::ffff:127.0.0.1]:${port}/v4-mapped`,
+        ];
+        const subscribed: string[] = [];
+        for (const endpoint of forms) {
+          const r = await c.call('POST', '/api/v1/push/subscriptions', {
+            token: seller.accessToken,
+            body: { endpoint, keys },
+          });
+          subscribed.push(String(r.status));
+        }
+        // A fresh buyer orders from the demo seller: the seller's ORDER_REQUESTED goes out by push.
+        const buyer = await c.newMember('10.1.10.2');
+        await c.call('POST', '/api/v1/wallets/create', {
+          token: buyer.accessToken,
+          body: { coinCode: 'BTC' },
+        });
+        const wallets = (await c.call('GET', '/api/v1/wallets', { token: buyer.accessToken })).body
+          ?.returnData as Array<{ id: number; coinCode: string }> | undefined;
+        const btc = wallets?.find((w) => w.coinCode === 'BTC');
+        await c.call('POST', '/sms/request', { token: buyer.accessToken, body: { phone: buyer.phone } });
+        await c.call('POST', '/sms/verify', {
+          token: buyer.accessToken,
+          body: { phone: buyer.phone, code: await c.smsCode(buyer.phone) },
+        });
+        const list = (await c.call('GET', '/api/v1/sell-listings?coin=BTC&size=50')).body?.returnData as {
+          list: Array<{ listingId: number; sellerNickname: string; unitPriceKrw: number; minQty: string }>;
+        };
+        const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
+        if (!listing || !btc) return { defended: false, seen: 'no demo listing or wallet to test with' };
+        const krw = minPurchaseKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+        const order = await c.call('POST', '/buy-orders', {
+          token: buyer.accessToken,
+          body: {
+            listingId: listing.listingId,
+            krwAmount: krw,
+            requestQty: receiveQty(krw, listing.unitPriceKrw),
+            destType: 'INTERNAL',
+            destWalletId: btc.id,
+          },
+        });
+        const orderId = (order.body?.returnData as { orderId?: number } | undefined)?.orderId;
+        // The notification commits with the order and goes out at once; a server that dials its own network
+        // does so within moments. Wait for the seller to see it, then a few seconds more.
+        for (let i = 0; i < 50; i++) {
+          const n = await c.call('GET', '/api/v1/notifications', { token: seller.accessToken });
+          const items = (n.body?.returnData as { list?: Array<{ kind: string; orderId: number | null }> })
+            ?.list;
+          if (items?.some((x) => x.kind === 'ORDER_REQUESTED' && x.orderId === orderId)) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await new Promise((r) => setTimeout(r, 3000));
+        if (orderId) await c.call('POST', `/buy-orders/${orderId}/reject`, { token: seller.accessToken });
+        return {
+          defended: order.status === 200 && hits.length === 0,
+          seen: `subscriptions ${subscribed.join('/')}; order ${said(order)}; the internal service received ${hits.length} request(s)${hits.length ? ` (${hits.join(', ')})` : ''}`,
+        };
+      } finally {
+        await new Promise((r) => internal.close(r));
+      }
     },
   };
 }
@@ -797,6 +892,7 @@ async function main(): Promise<void> {
   try {
     const all = [
       ...attacks(c, { jwtSecret, ...(dbAdmin ? { dbAdmin } : {}) }),
+      pushAddressAttack(c),
       ...productionAttacks(join(dataDir, 'production')),
     ];
     for (const a of all) {

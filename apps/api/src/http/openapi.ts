@@ -51,7 +51,9 @@ function errorsOf(schema: FastifySchema, route: RouteOptions, auth: Auth, doc: O
   if (auth === 'member' || auth === 'operator') codes.add('MEMBER_SUSPENDED');
   if (auth === 'operator') codes.add('FORBIDDEN');
   if (route.config?.idempotent) {
-    for (const c of ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'] as const) codes.add(c);
+    // RATE_LIMITED: a new key beyond IDEMPOTENCY_MAX_PER_MEMBER_DAY (DECISIONS §21)
+    for (const c of ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'RATE_LIMITED'] as const)
+      codes.add(c);
   }
   for (const c of doc?.errors ?? []) codes.add(c);
   return [...codes];

@@ -18,9 +18,11 @@ describe('access tokens', () => {
     vi.setSystemTime(new Date('2026-11-22T10:00:00Z'));
     const tokens = createAccessTokens(randomBytes(32), 60);
     const token = await tokens.sign({ memberId: 7, role: 'MEMBER', sid: SID });
-    expect(await tokens.verify(token)).toEqual({ memberId: 7, role: 'MEMBER', sid: SID });
+    // with its expiry (epoch seconds): the event stream ends then (DECISIONS §21)
+    const exp = Date.parse('2026-11-22T10:01:00Z') / 1000;
+    expect(await tokens.verify(token)).toEqual({ memberId: 7, role: 'MEMBER', sid: SID, exp });
     vi.setSystemTime(new Date('2026-11-22T10:00:59Z'));
-    expect(await tokens.verify(token)).toEqual({ memberId: 7, role: 'MEMBER', sid: SID });
+    expect(await tokens.verify(token)).toEqual({ memberId: 7, role: 'MEMBER', sid: SID, exp });
     // remembered, but past `exp`: refused as jose would refuse it
     vi.setSystemTime(new Date('2026-11-22T10:01:00Z'));
     await expect(tokens.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });

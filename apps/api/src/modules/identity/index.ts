@@ -25,7 +25,7 @@ export {
   upsertPendingTotp,
 } from './repo-totp.ts';
 export { default as identityRoutes } from './routes.ts';
-export { openSession, revokeAllRefreshTokens } from './session.ts';
+export { liveSessions, openSession, revokeAllRefreshTokens } from './session.ts';
 export { createSms, type SmsProvider } from './sms/provider.ts';
 export { requireStepUp } from './step-up.ts';
 export { acceptedTotpStep } from './totp.ts';

@@ -12,6 +12,7 @@ import { hashPassword, verifyPassword } from './password.ts';
 import { memberForLogin, memberRole } from './repo-members.ts';
 import {
   insertRefreshTokenRow,
+  liveFamilyIds,
   lockRefreshToken,
   markRefreshTokenRotated,
   refreshTokenFamily,
@@ -169,4 +170,12 @@ export async function revokeAllRefreshTokens(
   keepFamilyId?: string,
 ): Promise<void> {
   await revokeMemberRefreshTokens(db, memberId, keepFamilyId);
+}
+
+/**
+ * Which of the sessions `sids` (refresh-token families) are still live: not revoked, not expired, the member not
+ * suspended. The event streams recheck theirs with it (DECISIONS §21).
+ */
+export function liveSessions(db: DbOrTx, sids: readonly string[]): Promise<Set<string>> {
+  return liveFamilyIds(db, sids);
 }

@@ -1,4 +1,10 @@
-import { idParam, sellListingDetail } from '@p2p/contract';
+import {
+  AVAILABILITY_MOVES,
+  type AvailabilityMove,
+  idParam,
+  nextListingStatus,
+  sellListingDetail,
+} from '@p2p/contract';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
@@ -10,24 +16,24 @@ import type { FastifyZod } from '../../http/types.ts';
 import { lockListing, setListingStatus } from './repo.ts';
 import { listingDetail } from './service.ts';
 
-const MOVES = { pause: { from: 'OPEN', to: 'PAUSED' }, resume: { from: 'PAUSED', to: 'OPEN' } } as const;
-
 /**
  * The seller's "자리 비움" (DECISIONS §4, §12): pause = OPEN -> PAUSED (the listing leaves the trade list
- * and takes no orders; its escrow and live orders stay), resume = PAUSED -> OPEN. Owner only: another
- * member's listing is 404 LISTING_NOT_FOUND; any other state 409 INVALID_STATE.
+ * and takes no orders; its escrow and live orders stay), resume = PAUSED -> OPEN, as the contract's
+ * LISTING_TRANSITIONS says. Owner only: another member's listing is 404 LISTING_NOT_FOUND; any other state
+ * 409 INVALID_STATE.
  */
 export async function pauseOrResumeListing(
   db: Db,
   sellerId: number,
   listingId: number,
-  move: keyof typeof MOVES,
+  move: AvailabilityMove,
 ) {
   return inTx(db, async (tx) => {
     const l = await lockListing(tx, listingId, sellerId);
     if (!l) throw new AppError('LISTING_NOT_FOUND');
-    if (l.status !== MOVES[move].from) throw new AppError('INVALID_STATE');
-    await setListingStatus(tx, l.id, MOVES[move].to);
+    const to = nextListingStatus(l.status, move);
+    if (to === null) throw new AppError('INVALID_STATE');
+    await setListingStatus(tx, l.id, to);
     return listingDetail(tx, l.id, sellerId);
   });
 }
@@ -37,7 +43,7 @@ export async function pauseOrResumeListing(
  * where DECISIONS §12 puts them.
  */
 export function registerPauseRoutes(app: FastifyZod, deps: AppDeps): void {
-  for (const move of ['pause', 'resume'] as const) {
+  for (const move of AVAILABILITY_MOVES) {
     app.post(
       `/api/v1/sell-listings/:id/${move}`,
       {

@@ -1,4 +1,4 @@
-import type { OpsAuditEntry, OpsMember, OpsMemberDetail, OpsSummary } from '@p2p/contract';
+import type { OpsAuditEntry, OpsMember, OpsMemberDetail, OpsSummary, Page } from '@p2p/contract';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
@@ -68,7 +68,7 @@ function searchFilter(q: string) {
 export async function listMembers(
   db: Db,
   o: { q?: string; size: number; cursor?: string },
-): Promise<{ list: OpsMember[]; nextCursor: string | null; totalCount: number }> {
+): Promise<Page<OpsMember>> {
   const filter = o.q ? searchFilter(o.q) : null;
   let page = db.selectFrom('members').select(MEMBER_COLUMNS);
   let count = db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n'));
@@ -138,7 +138,7 @@ function asRecord(v: unknown): Record<string, unknown> | null {
 export async function listAuditLog(
   db: Db,
   o: { size: number; cursor?: string; targetType?: string; targetId?: string },
-): Promise<{ list: OpsAuditEntry[]; nextCursor: string | null; totalCount: number }> {
+): Promise<Page<OpsAuditEntry>> {
   let page = db
     .selectFrom('audit_log as a')
     .innerJoin('members as m', 'm.id', 'a.operator_id')

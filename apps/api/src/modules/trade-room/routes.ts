@@ -32,7 +32,7 @@ export default async function tradeRoomRoutes(app: FastifyZod, deps: AppDeps): P
     return keys;
   };
   const sms = createSms(deps.config, deps.redis, app.log);
-  const dispatcher = createDispatcher(deps.db, sms.provider, vapid, app.log);
+  const dispatcher = createDispatcher(deps.db, sms.provider, vapid, app.log, deps.pushNetwork);
   const bus = await startEventBus(deps.dbh, app.log);
   bus.subscribe((e) => {
     hub.deliver(e);
@@ -40,8 +40,11 @@ export default async function tradeRoomRoutes(app: FastifyZod, deps: AppDeps): P
       dispatcher.dispatch(e.data.id).catch((err) => app.log.warn({ err }, 'notification dispatch failed'));
     }
   });
+  // DECISIONS §21: a session revoked on any instance ends its streams on this one.
+  bus.onSessionEnd((e) => hub.endSession(e));
   bus.onReconnect(() => {
     void hub.catchUpAll();
+    hub.recheckSessions().catch((err) => app.log.warn({ err }, 'live events: session recheck failed'));
     dispatcher.sweep().catch((err) => app.log.warn({ err }, 'notification sweep failed'));
   });
   const timer = setInterval(() => {

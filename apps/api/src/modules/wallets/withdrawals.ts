@@ -2,6 +2,7 @@ import {
   type Coin,
   type OpsDeposit,
   type OpsWithdrawal,
+  type Page,
   toUnits,
   type WithdrawalStatus,
 } from '@p2p/contract';
@@ -86,7 +87,7 @@ function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
 export async function listWithdrawals(
   db: Db,
   q: { status: WithdrawalStatus; size: number; cursor?: string },
-): Promise<{ list: OpsWithdrawal[]; nextCursor: string | null; totalCount: number }> {
+): Promise<Page<OpsWithdrawal>> {
   const afterId = q.cursor ? decodeIdCursor('withdrawals', q.cursor) : undefined;
   const rows = await withdrawalsOfStatus(db, q.status, afterId, q.size + 1);
   const count = await countWithdrawals(db, q.status);
