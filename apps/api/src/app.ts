@@ -136,26 +136,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.decorate('lifecycle', lifecycle);
   app.decorateRequest('auth', null);
 
-  // Helmet's middleware is built once: @fastify/helmet built it again on every request (parsing the CSP
-  // directives each time: 3% of the API's CPU on the purchase path, bench/README.md).
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        frameAncestors: ["'none'"],
-      },
-    },
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
-  });
+  installSecurityHeaders(app);
   await app.register(cors, { origin: config.corsOrigin.split(',').map((o) => o.trim()), credentials: false });
   await app.register(swagger, {
     openapi: {
@@ -219,4 +200,31 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   if (!opts.skipStartupTasks) await runStartupTasks(deps, app.log);
   return app as unknown as App;
+}
+
+/**
+ * Helmet's headers on every answer (DESIGN "Stack"): the CSP of a same-origin app with inline styles and
+ * blob/data images, framing refused.
+ */
+function installSecurityHeaders(app: FastifyInstance): void {
+  // Helmet's middleware is built once: @fastify/helmet built it again on every request (parsing the CSP
+  // directives each time: 3% of the API's CPU on the purchase path, bench/README.md).
+  const securityHeaders = helmet({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
+  });
 }
