@@ -13,7 +13,7 @@ import {
   settleChainDeposits,
   walletsByAddresses,
   walletsByDestinationTags,
-} from '../wallets/chain-deposits.ts';
+} from '../wallets/index.ts';
 import {
   type CheckedBlock,
   type CheckedPayment,

@@ -2,7 +2,7 @@ import { type Coin, fromUnits, toUnits } from '@p2p/contract';
 import type { Tx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { movements, post } from '../../ledger/index.ts';
-import { notifyDepositCredited } from '../notifications/repo.ts';
+import { notifyDepositCredited } from '../notifications/index.ts';
 import type { TransferRow, WalletRow } from './repo.ts';
 import {
   completeDeposit,
