@@ -176,12 +176,13 @@ async function main(): Promise<void> {
     JWT_SECRET: randomBytes(32).toString('hex'),
     ...devXpubs(),
     DATABASE_URL: fresh.url,
-    // One client on 127.0.0.1 plays every buyer, each buying again and again: the per-IP and per-phone SMS
-    // budgets, the lookup budget and the buyer limits (DECISIONS §11) would turn the run into 429s and 422s
+    // One client on 127.0.0.1 plays every buyer, each buying again and again: the per-IP, per-phone and
+    // per-member SMS budgets, the lookup budget and the buyer limits (DECISIONS §11) would turn the run into 429s and 422s
     // within seconds. They are off or out of reach, so the bench measures the work. Each order still needs its
     // own phone check (one order per check is not a setting).
     SMS_PER_IP_PER_HOUR: '0',
     SMS_PER_PHONE_PER_HOUR: '0',
+    SMS_PER_MEMBER_PER_HOUR: '0',
     SMS_RESEND_COOLDOWN_SEC: '0',
     LOOKUP_PER_IP_PER_HOUR: '0',
     MAX_LIVE_ORDERS_PER_BUYER: '100000000',

@@ -41,3 +41,19 @@ export function haproxyConfig(o: {
   servers: { name: string; port: number }[];
 }): string;
 export function startCluster(opts?: ClusterOptions): Promise<Cluster>;
+
+export interface Balancer {
+  /** The balancer's base URL. */
+  url: string;
+  statsUrl: string;
+  child: ChildProcess;
+  serverStates(): Promise<Record<string, string>>;
+  stop(): Promise<void>;
+}
+
+export function startHaproxy(o: {
+  servers: { name: string; port: number }[];
+  port?: number;
+  dir: string;
+  log?: (line: string) => void;
+}): Promise<Balancer>;

@@ -70,9 +70,12 @@ export function haproxyConfig({ port, statsPort, servers }) {
     // never retried (HAProxy's default retry-on is connect-failure), so a POST never runs twice.
     '  retries 1',
     '  option redispatch',
-    '  option forwardfor',
     'frontend api',
     `  bind 127.0.0.1:${port}`,
+    // The API trusts exactly one hop (TRUST_PROXY_HOPS=1, DECISIONS §21): the header it reads must be the
+    // address that connected here and nothing a client wrote. `option forwardfor` would append to the
+    // client's own header; this replaces it.
+    '  http-request set-header X-Forwarded-For %[src]',
     '  default_backend instances',
     'backend instances',
     '  balance roundrobin',
@@ -124,6 +127,59 @@ function pipeLines(stream, prefix, log) {
 }
 
 /**
+ * Starts HAProxy with haproxyConfig() in front of `servers` ([{name, port}] on 127.0.0.1) and resolves once
+ * every server passed its /readyz checks. `port` of the balancer (a free one when 0/absent), `dir` for its
+ * configuration file, `log` a line sink. Resolves to { url, statsUrl, child, serverStates(), stop() }; throws
+ * when HAProxy is missing, refuses the configuration or a server does not come up within 20 s.
+ */
+export async function startHaproxy({ servers, port, dir, log = () => undefined }) {
+  const haproxy = findHaproxy();
+  if (!haproxy) throw new Error('haproxy not found: apt-get install -y haproxy');
+  const lbPort = port || (await freePort());
+  const statsPort = await freePort();
+  mkdirSync(dir, { recursive: true });
+  const cfg = join(dir, 'haproxy.cfg');
+  writeFileSync(cfg, haproxyConfig({ port: lbPort, statsPort, servers }));
+  const check = spawnSync(haproxy, ['-c', '-q', '-f', cfg], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`haproxy refused its configuration: ${check.stderr}`);
+  const child = spawn(haproxy, ['-db', '-f', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
+  pipeLines(child.stdout, '[haproxy]', log);
+  pipeLines(child.stderr, '[haproxy]', log);
+  const url = `http://127.0.0.1:${lbPort}`;
+  const statsUrl = `http://127.0.0.1:${statsPort}/stats`;
+  const serverStates = async () => {
+    const csv = await (await fetch(`${statsUrl};csv`)).text();
+    const out = {};
+    for (const line of csv.split('\n')) {
+      const f = line.split(',');
+      if (f[0] === 'instances' && f[1] !== 'BACKEND') out[f[1]] = f[17];
+    }
+    return out;
+  };
+  const stop = async () => {
+    // A Ctrl-C in the terminal reaches HAProxy too: it may be gone already (then exitCode stays null and
+    // signalCode is set, and waiting for its 'exit' would wait forever).
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const gone = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await gone;
+  };
+  try {
+    // Ready when every server passed its health checks, so the first requests spread over all of them.
+    await waitFor(
+      'haproxy',
+      async () => Object.values(await serverStates()).filter((s) => s === 'UP').length === servers.length,
+      20_000,
+      () => child.exitCode === null,
+    );
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, statsUrl, child, serverStates, stop };
+}
+
+/**
  * Starts a cluster and resolves once the balancer answers /readyz. Options: `instances` (2), `port` of the
  * balancer (a free one when 0/absent), `databaseUrl` (else a fresh database, dropped at stop() unless
  * keepDb), `redisUrl` (null = none), `env` (extra variables for every instance), `log` (a line sink).
@@ -166,8 +222,9 @@ export async function startCluster(opts = {}) {
     JWT_SECRET: opts.env?.JWT_SECRET ?? randomBytes(32).toString('hex'),
     ...(COINS.every((c) => opts.env?.[`XPUB_${c}`]) ? {} : devXpubs()),
     HOST: '127.0.0.1',
-    // The balancer sets X-Forwarded-For; the per-IP limits must see the client, not HAProxy.
-    TRUST_PROXY: '1',
+    // HAProxy is the one hop in front: it sets X-Forwarded-For to the connecting address, and the per-IP
+    // limits must see that client, not HAProxy (DECISIONS §21).
+    TRUST_PROXY_HOPS: '1',
   };
   for (const c of COINS) if (opts.env?.[`XPUB_${c}`]) shared[`XPUB_${c}`] = opts.env[`XPUB_${c}`];
 
@@ -210,13 +267,7 @@ export async function startCluster(opts = {}) {
     await Promise.all(
       instances.map((i) => (i.exited ? undefined : new Promise((r) => i.child.once('exit', r)))),
     );
-    // A Ctrl-C in the terminal reaches HAProxy too: it may be gone already (then exitCode stays null and
-    // signalCode is set, and waiting for its 'exit' would wait forever).
-    if (lb && lb.exitCode === null && lb.signalCode === null) {
-      const gone = new Promise((r) => lb.once('exit', r));
-      lb.kill('SIGTERM');
-      await gone;
-    }
+    await lb?.stop();
     await dropDb?.().catch((err) => log(`cluster: could not drop the database: ${err.message}`));
     rmSync(work, { recursive: true, force: true });
   };
@@ -224,34 +275,8 @@ export async function startCluster(opts = {}) {
   try {
     await startInstance(0);
     await Promise.all(Array.from({ length: n - 1 }, (_, k) => startInstance(k + 1)));
-    const port = opts.port || (await freePort());
-    const statsPort = await freePort();
-    const cfg = join(work, 'haproxy.cfg');
-    mkdirSync(work, { recursive: true });
-    writeFileSync(cfg, haproxyConfig({ port, statsPort, servers: instances }));
-    const check = spawnSync(haproxy, ['-c', '-q', '-f', cfg], { encoding: 'utf8' });
-    if (check.status !== 0) throw new Error(`haproxy refused its configuration: ${check.stderr}`);
-    lb = spawn(haproxy, ['-db', '-f', cfg], { stdio: ['ignore', 'pipe', 'pipe'] });
-    pipeLines(lb.stdout, '[haproxy]', log);
-    pipeLines(lb.stderr, '[haproxy]', log);
-    const url = `http://127.0.0.1:${port}`;
-    const statsUrl = `http://127.0.0.1:${statsPort}/stats`;
-    const serverStates = async () => {
-      const csv = await (await fetch(`${statsUrl};csv`)).text();
-      const out = {};
-      for (const line of csv.split('\n')) {
-        const f = line.split(',');
-        if (f[0] === 'instances' && f[1] !== 'BACKEND') out[f[1]] = f[17];
-      }
-      return out;
-    };
-    // Ready when every server passed its health checks, so the first requests spread over all of them.
-    await waitFor(
-      'haproxy',
-      async () => Object.values(await serverStates()).filter((s) => s === 'UP').length === n,
-      20_000,
-      () => lb.exitCode === null,
-    );
+    lb = await startHaproxy({ servers: instances, port: opts.port, dir: work, log });
+    const { url, statsUrl, serverStates } = lb;
     log(`cluster: ${n} instances behind HAProxy on ${url} (stats ${statsUrl})`);
     return { url, statsUrl, databaseUrl, env: shared, instances, serverStates, stop };
   } catch (err) {

@@ -1,5 +1,5 @@
 /**
- * The app is written against React's API and runs on Preact 10 through preact/compat (docs/decisions.md
+ * The app is written against React's API and runs on Preact 10 through preact/compat (docs/engineering-log.md
  * "Front door": 63 kB of React 19 for the landing's 100 kB budget, DECISIONS §16). Every import of react or
  * react-dom, ours and the libraries', resolves to Preact, in the build, in `npm run dev` and so in the browser
  * tests, which run against this build.

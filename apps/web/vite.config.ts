@@ -126,7 +126,7 @@ export default defineConfig({
       threshold: 512,
     }),
     // injectManifest (not generateSW): src/sw.ts is our own service worker, so a `push` handler can be added
-    // to it later; the plugin only injects the precache list (docs/decisions.md "Front door").
+    // to it later; the plugin only injects the precache list (docs/engineering-log.md "Front door").
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src',

@@ -15,27 +15,26 @@ import { type DbHandle, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
 import { createGuards } from './http/auth.ts';
+import { trustHops } from './http/client-address.ts';
 import { installErrorHandler } from './http/error-handler.ts';
 import { installIdempotency } from './http/idempotency.ts';
 import { createDocTransform, finishDocument } from './http/openapi.ts';
+import { OPS_API_PREFIX, operatorApi } from './http/operator-api.ts';
 import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
 import { isWebRoute, serveWebApp } from './http/web.ts';
-import companyRoutes from './modules/company/routes.ts';
-import depositRoutes from './modules/deposits/routes.ts';
-import { createDepositWatchers, type DepositWatchers } from './modules/deposits/service.ts';
-import healthRoutes, { type Lifecycle } from './modules/health/routes.ts';
-import identityRoutes from './modules/identity/routes.ts';
-import listingRoutes from './modules/listings/routes.ts';
-import { startTradeListCache } from './modules/listings/trade-list-cache.ts';
-import { installMetrics } from './modules/metrics/routes.ts';
-import opsRoutes from './modules/ops/routes.ts';
-import { escrowInvariants } from './modules/orders/invariants.ts';
-import orderRoutes from './modules/orders/routes.ts';
-import { startOrderTimers } from './modules/orders/timers.ts';
-import pricesRoutes from './modules/prices/routes.ts';
-import { assertProductionSafe, runStartupTasks } from './modules/startup.ts';
-import tradeRoomRoutes from './modules/trade-room.ts';
-import walletRoutes from './modules/wallets/routes.ts';
+import { companyRoutes } from './modules/company/index.ts';
+import { createDepositWatchers, type DepositWatchers, depositOpsRoutes } from './modules/deposits/index.ts';
+import { healthRoutes, type Lifecycle } from './modules/health/index.ts';
+import { identityRoutes } from './modules/identity/index.ts';
+import { listingOpsRoutes, listingRoutes, startTradeListCache } from './modules/listings/index.ts';
+import { installMetrics } from './modules/metrics/index.ts';
+import { createPushNetwork, type PushNetwork } from './modules/notifications/index.ts';
+import { operatorOpsRoutes } from './modules/operators/index.ts';
+import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from './modules/orders/index.ts';
+import { pricesRoutes } from './modules/prices/index.ts';
+import { tradeRoomRoutes } from './modules/trade-room/index.ts';
+import { walletOpsRoutes, walletRoutes } from './modules/wallets/index.ts';
+import { assertProductionSafe, runStartupTasks } from './startup.ts';
 
 export type App = FastifyInstance & { deps: AppDeps; lifecycle: Lifecycle; depositWatchers: DepositWatchers };
 
@@ -52,6 +51,11 @@ export interface BuildOptions {
   chainReaders?: Partial<Record<Coin, ChainReader>>;
   /** Start the deposit watchers' polling (default true; tests may drive `scan()` themselves). */
   startWatchers?: boolean;
+  /**
+   * The agents Web Push goes out through (default: the system resolver behind the address guard). Tests pass a
+   * guarded network whose resolver they control, with a local server standing in for a public push service.
+   */
+  pushNetwork?: PushNetwork;
 }
 
 /**
@@ -91,8 +95,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
     bodyLimit: 64 * 1024,
-    // Only behind a proxy that sets X-Forwarded-For: otherwise a client could pick its own IP for the limits.
-    trustProxy: config.trustProxy,
+    // Exactly the hops we run (DECISIONS §21): request.ip is the X-Forwarded-For entry that many places from
+    // the right, which our own proxy wrote; anything further left is what the client claimed. 0 = the socket.
+    // A function, not the number: Fastify 5 reads a numeric trustProxy as "trust nothing".
+    trustProxy: config.trustProxyHops > 0 ? trustHops(config.trustProxyHops) : false,
     // On close (server.ts drains on SIGTERM): idle keep-alive sockets go at once, requests in flight finish.
     forceCloseConnections: 'idle',
   }).withTypeProvider<ZodTypeProvider>();
@@ -102,7 +108,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
   // Before any route: routes with `config: { idempotent: true }` get the Idempotency-Key hooks (DECISIONS §15).
-  installIdempotency(app, dbh.db);
+  installIdempotency(app, dbh.db, { maxPerMemberDay: config.idempotencyMaxPerMemberDay });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // DECISIONS §13: nothing that may depend on the caller is stored by a browser or proxy. A route that set
@@ -123,32 +129,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     redis,
     invariants: [],
     tradeListCache: await startTradeListCache(app, dbh, config),
+    pushNetwork: opts.pushNetwork ?? createPushNetwork(),
   };
   app.decorate('deps', deps);
   const lifecycle: Lifecycle = { draining: false };
   app.decorate('lifecycle', lifecycle);
   app.decorateRequest('auth', null);
 
-  // Helmet's middleware is built once: @fastify/helmet built it again on every request (parsing the CSP
-  // directives each time: 3% of the API's CPU on the purchase path, bench/README.md).
-  const securityHeaders = helmet({
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        mediaSrc: ["'self'", 'blob:'],
-        frameAncestors: ["'none'"],
-      },
-    },
-  });
-  app.addHook('onRequest', (request, reply, done) => {
-    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
-  });
+  installSecurityHeaders(app);
   await app.register(cors, { origin: config.corsOrigin.split(',').map((o) => o.trim()), credentials: false });
   await app.register(swagger, {
     openapi: {
@@ -176,7 +164,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(orderRoutes, deps);
   // DECISIONS §11, §14: every instance runs the order timers; closing the app stops them.
   app.addHook('onClose', startOrderTimers(dbh.db, config.orders.timerIntervalMs, app.log));
-  await app.register(opsRoutes, deps);
   await app.register(pricesRoutes, deps);
   await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
@@ -190,7 +177,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   );
   app.decorate('depositWatchers', depositWatchers);
   app.addHook('preClose', () => depositWatchers.stop());
-  await app.register(depositRoutes, { ...deps, depositWatchers });
+  // The operator API (DECISIONS §10): one plugin whose hook guards every route under the prefix.
+  const opsRouteFiles = [
+    operatorOpsRoutes(deps),
+    walletOpsRoutes(deps),
+    listingOpsRoutes(deps),
+    orderOpsRoutes(deps),
+    depositOpsRoutes(deps, depositWatchers),
+  ];
+  await app.register(operatorApi(deps.guards, opsRouteFiles), { prefix: OPS_API_PREFIX });
 
   const webServed = opts.serveWeb !== false && (await serveWebApp(app, config.webDistDir));
   app.setNotFoundHandler((request, reply) => {
@@ -205,4 +200,31 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   if (!opts.skipStartupTasks) await runStartupTasks(deps, app.log);
   return app as unknown as App;
+}
+
+/**
+ * Helmet's headers on every answer (DESIGN "Stack"): the CSP of a same-origin app with inline styles and
+ * blob/data images, framing refused.
+ */
+function installSecurityHeaders(app: FastifyInstance): void {
+  // Helmet's middleware is built once: @fastify/helmet built it again on every request (parsing the CSP
+  // directives each time: 3% of the API's CPU on the purchase path, bench/README.md).
+  const securityHeaders = helmet({
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'", 'blob:'],
+        mediaSrc: ["'self'", 'blob:'],
+        frameAncestors: ["'none'"],
+      },
+    },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    securityHeaders(request.raw, reply.raw, (err?: unknown) => done(err instanceof Error ? err : undefined));
+  });
 }

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { byCoin, COINS, type Coin, type CompanyInfo } from '@p2p/contract';
+import { byCoin, COINS, type Coin, type CompanyInfo, ORDER_TIMING_DEFAULTS } from '@p2p/contract';
 import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
 
@@ -15,7 +15,7 @@ const int = (def: number) => z.coerce.number().int().nonnegative().default(def);
 export const DEFAULT_CONFIRMATIONS: Record<Coin, number> = { BTC: 2, ETH: 12, XRP: 1, TRX: 20 };
 
 /**
- * `<PREFIX>_<COIN>` for every coin of the registry (issue 10): XPUB_BTC, XPUB_ETH, ... Typed by the template
+ * `<PREFIX>_<COIN>` for every coin of the registry: XPUB_BTC, XPUB_ETH, ... Typed by the template
  * literal, so `e[\`XPUB_${coin}\`]` reads one of them.
  */
 function perCoin<P extends string, T extends z.ZodType>(prefix: P, field: T): Record<`${P}_${Coin}`, T> {
@@ -66,9 +66,9 @@ const schema = z.object({
   CHAIN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   CHAIN_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
-  ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(1800),
-  ORDER_DISPUTE_AFTER_SEC: int(900),
-  ORDER_RELEASE_WINDOW_SEC: z.coerce.number().int().min(1).default(3600),
+  ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(ORDER_TIMING_DEFAULTS.paymentWindowSec),
+  ORDER_DISPUTE_AFTER_SEC: int(ORDER_TIMING_DEFAULTS.disputeAfterSec),
+  ORDER_RELEASE_WINDOW_SEC: z.coerce.number().int().min(1).default(ORDER_TIMING_DEFAULTS.releaseWindowSec),
   MAX_LIVE_ORDERS_PER_BUYER: z.coerce.number().int().min(1).default(3),
   BUYER_CANCELS_PER_DAY: z.coerce.number().int().min(1).default(3),
   ORDER_TIMER_INTERVAL_MS: int(10_000),
@@ -83,19 +83,23 @@ const schema = z.object({
   SMS_RESEND_COOLDOWN_SEC: int(30),
   SMS_PER_PHONE_PER_HOUR: int(10),
   SMS_PER_IP_PER_HOUR: int(30),
+  SMS_PER_MEMBER_PER_HOUR: int(10),
   LOGIN_MAX_ATTEMPTS: int(10),
-  LOGIN_MAX_FAILURES_PER_ID: int(30),
+  LOGIN_SLOWDOWN_AFTER: int(5),
+  LOGIN_SLOWDOWN_MAX_MS: z.coerce.number().int().min(0).max(30_000).default(3000),
   LOGIN_MAX_FAILURES_PER_IP: int(50),
   LOGIN_GLOBAL_FAILURES_PER_MIN: int(600),
   LOOKUP_PER_IP_PER_HOUR: int(300),
   STEP_UP_MAX_FAILURES: int(5),
   LOGIN_WINDOW_SEC: int(900),
   CORS_ORIGIN: z.string().default('http://localhost:5173'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: bool.optional(),
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).optional(),
   WEB_DIST_DIR: z.string().optional(),
   DOCS_PUBLIC: bool.default(false),
   SHUTDOWN_GRACE_SEC: int(0),
   METRICS_TOKEN: z.string().min(16).optional(),
+  IDEMPOTENCY_MAX_PER_MEMBER_DAY: z.coerce.number().int().min(1).default(2000),
   VAPID_PUBLIC_KEY: z.string().optional(),
   VAPID_PRIVATE_KEY: z.string().optional(),
   VAPID_SUBJECT: z.string().optional(),
@@ -130,12 +134,23 @@ export interface Config {
     resendCooldownSec: number;
     perPhonePerHour: number;
     perIpPerHour: number;
+    /** Codes a signed-in member may ask for per hour, whatever phone and address (DECISIONS §21). */
+    perMemberPerHour: number;
   };
   /**
-   * Login limits (DECISIONS §13): attempts per id + IP, failures per id, per IP (per windowSec) and over the
-   * whole service per minute. Each is spent before argon2 runs; a success gives its point back.
+   * Login limits (DECISIONS §13, §21): attempts per id + IP, failures per IP (per windowSec) and over the
+   * whole service per minute, each spent before argon2 runs (a success gives its point back); and the per-id
+   * slow-down: after `slowDownAfter` failures of an id from any address within windowSec, each attempt on it
+   * waits, longer with every failure, at most `slowDownMaxMs` (0 = no slow-down). Never a refusal.
    */
-  login: { maxAttempts: number; windowSec: number; maxPerId: number; maxPerIp: number; globalPerMin: number };
+  login: {
+    maxAttempts: number;
+    windowSec: number;
+    maxPerIp: number;
+    globalPerMin: number;
+    slowDownAfter: number;
+    slowDownMaxMs: number;
+  };
   /** check-id, check-nickname and find-phone calls per IP per hour (account enumeration). */
   lookupPerIpPerHour: number;
   /** Wrong step-up passwords or codes per member per 15 minutes (DECISIONS §13); 0 = no limit. */
@@ -191,12 +206,12 @@ export interface Config {
     timerIntervalMs: number;
   };
   /**
-   * Hard age limit (ms) of a cached trade-list answer (issue 15): the cache is dropped on every change anyway; this
+   * Hard age limit (ms) of a cached trade-list answer: the cache is dropped on every change anyway; this
    * bounds how stale an answer can be if a notification is lost. 0 = no cache.
    */
   tradeListCacheMs: number;
   /**
-   * Send parameterized statements to PostgreSQL as named prepared statements (db/prepared.ts, issue 15). Off for a
+   * Send parameterized statements to PostgreSQL as named prepared statements (db/prepared.ts). Off for a
    * pooler in transaction mode that does not track prepared statements.
    */
   pgPreparedStatements: boolean;
@@ -204,8 +219,11 @@ export interface Config {
   accessTokenTtlSec: number;
   refreshTokenTtlSec: number;
   corsOrigin: string;
-  /** Trust X-Forwarded-For (set when a load balancer sits in front). */
-  trustProxy: boolean;
+  /**
+   * How many proxies in front of the API append to X-Forwarded-For (DECISIONS §21): the client address is the
+   * entry that many places from the right; 0 = the header is ignored and the socket's peer is the client.
+   */
+  trustProxyHops: number;
   webDistDir: string | undefined;
   /** Serve /docs (Swagger UI and /docs/json) in production too; always served outside production. */
   docsPublic: boolean;
@@ -213,6 +231,8 @@ export interface Config {
   shutdownGraceSec: number;
   /** Bearer token for GET /metrics (DECISIONS §14); required to read it in production, checked whenever set. */
   metricsToken: string | undefined;
+  /** Idempotency keys one caller may hold within 24 h (DECISIONS §21); a new key beyond: 429 RATE_LIMITED. */
+  idempotencyMaxPerMemberDay: number;
   /**
    * The trade room (DECISIONS §12): Web Push VAPID keys (from the environment, else generated under
    * DATA_DIR outside production), chat posts per member (texts per minute, images per hour; 0 = no
@@ -238,6 +258,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid configuration: ${msg}`);
   }
   const e = parsed.data;
+  // The active deposit watcher renews its lease once a pass (DECISIONS §17): a lease shorter than the pause
+  // between passes would lapse every time and hand the watching from instance to instance.
+  if (e.CHAIN_LEASE_MS <= 2 * e.CHAIN_POLL_MS) {
+    throw new Error('invalid configuration: CHAIN_LEASE_MS must be more than twice CHAIN_POLL_MS');
+  }
   const isProduction = e.NODE_ENV === 'production';
   return {
     nodeEnv: e.NODE_ENV,
@@ -262,13 +287,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       resendCooldownSec: e.SMS_RESEND_COOLDOWN_SEC,
       perPhonePerHour: e.SMS_PER_PHONE_PER_HOUR,
       perIpPerHour: e.SMS_PER_IP_PER_HOUR,
+      perMemberPerHour: e.SMS_PER_MEMBER_PER_HOUR,
     },
     login: {
       maxAttempts: e.LOGIN_MAX_ATTEMPTS,
       windowSec: e.LOGIN_WINDOW_SEC,
-      maxPerId: e.LOGIN_MAX_FAILURES_PER_ID,
       maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
       globalPerMin: e.LOGIN_GLOBAL_FAILURES_PER_MIN,
+      slowDownAfter: e.LOGIN_SLOWDOWN_AFTER,
+      slowDownMaxMs: e.LOGIN_SLOWDOWN_MAX_MS,
     },
     lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
     stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
@@ -311,11 +338,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,
     refreshTokenTtlSec: e.REFRESH_TOKEN_TTL_SEC,
     corsOrigin: e.CORS_ORIGIN,
-    trustProxy: e.TRUST_PROXY,
+    // TRUST_PROXY=1 (the older switch) meant "one load balancer in front": one hop. TRUST_PROXY_HOPS wins.
+    trustProxyHops: e.TRUST_PROXY_HOPS ?? (e.TRUST_PROXY ? 1 : 0),
     webDistDir: e.WEB_DIST_DIR,
     docsPublic: e.DOCS_PUBLIC,
     shutdownGraceSec: e.SHUTDOWN_GRACE_SEC,
     metricsToken: e.METRICS_TOKEN,
+    idempotencyMaxPerMemberDay: e.IDEMPOTENCY_MAX_PER_MEMBER_DAY,
     tradeRoom: {
       vapid: { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY, subject: e.VAPID_SUBJECT },
       messagesPerMin: e.CHAT_MESSAGES_PER_MIN,

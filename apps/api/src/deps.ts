@@ -4,7 +4,8 @@ import type { Db, DbHandle } from './db/client.ts';
 import type { Guards } from './http/auth.ts';
 import type { AccessTokens } from './http/tokens.ts';
 import type { Invariant } from './ledger/check.ts';
-import type { TradeListCache } from './modules/listings/trade-list-cache.ts';
+import type { TradeListCache } from './modules/listings/index.ts';
+import type { PushNetwork } from './modules/notifications/index.ts';
 
 /**
  * What the composition root hands every module: configuration, the database, token signing, route guards,
@@ -19,6 +20,8 @@ export interface AppDeps {
   guards: Guards;
   redis: Redis | null;
   invariants: Invariant[];
-  /** The public trade list's answer cache (issue 15), dropped on every committed change by any instance. */
+  /** The public trade list's answer cache, dropped on every committed change by any instance. */
   tradeListCache: TradeListCache;
+  /** Where Web Push requests go out: agents that connect only to public addresses (DECISIONS §21). */
+  pushNetwork: PushNetwork;
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /*
- * The layers under the transport (docs/architecture.md, docs/decisions.md "Ledger seams"): the ledger and the
+ * The layers under the transport (docs/architecture.md, docs/engineering-log.md "Ledger seams"): the ledger and the
  * database helpers never import `http/`, so a chain watcher, a CLI or a job can post and refuse without the
  * web server; `errors/` imports nothing of the API, so every layer may use it; the ledger itself sees only the
  * database, the errors and its own files. And every money movement is built by `ledger/movements.ts`: no

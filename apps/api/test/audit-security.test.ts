@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /**
- * `npm run audit:security` (issue 9) is part of the suite, so the attack list cannot rot: it starts a real
+ * `npm run audit:security` is part of the suite, so the attack list cannot rot: it starts a real
  * server (on a fresh database of DATABASE_URL's server when set, adding the dropped-connection attack) and
  * must report every attack defended.
  */

@@ -11,7 +11,7 @@ import { createTestApp, type TestApp } from './helpers.ts';
 import { type FreshDatabase, freshDatabase } from './infra.ts';
 
 /**
- * The backup of docs/operations.md, proved (issue 15): `pg_dump -Fc` of a live database while purchases and
+ * The backup of docs/operations.md, proved: `pg_dump -Fc` of a live database while purchases and
  * deposits keep writing, `pg_restore` into a fresh database, and the restored copy passes the ledger check
  * (with the escrow invariants) and serves. PostgreSQL only: PGlite has no pg_dump.
  */

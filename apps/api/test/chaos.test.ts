@@ -18,10 +18,11 @@ import type { TestApp } from './helpers.ts';
 import { type FreshDatabase, freshDatabase } from './infra.ts';
 
 /**
- * Issue 15's chaos test (DECISIONS §9, §14): two API instances as real processes behind a real HAProxy on
+ * The chaos test (DECISIONS §9, §14): two API instances as real processes behind a real HAProxy on
  * one fresh PostgreSQL database; a burst of purchases, completions and external withdrawals through the
  * balancer; one instance SIGKILLed while the burst runs. Afterwards every request that got a 2xx answer is
  * in the database, the ledger check (with the escrow invariants) is clean, and the survivor serves alone.
+ * Before the burst, the same cluster shows that a forged X-Forwarded-For buys no new per-IP budget (DECISIONS §21).
  */
 const BASE_URL = process.env.DATABASE_URL;
 const HAPROXY = findHaproxy();
@@ -35,6 +36,8 @@ const EXTERNAL_BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 const BUYERS = 6;
 const WITHDRAWERS = 3;
 const ROUNDS = 6;
+// The per-IP lookup budget of every instance; small, so 100 forged requests run far past it.
+const LOOKUPS_PER_IP = 20;
 
 type Answer = { status: number; body: { returnData: Record<string, unknown> } | null };
 
@@ -59,6 +62,7 @@ describe.skipIf(reason !== '')(
         MAX_LIVE_ORDERS_PER_BUYER: '1000',
         STEP_UP_MAX_FAILURES: '1000',
         ORDER_TIMER_INTERVAL_MS: '500',
+        LOOKUP_PER_IP_PER_HOUR: String(LOOKUPS_PER_IP),
       };
       // An in-process app on the same database and secret prepares members and listings with the fixtures;
       // the tokens it signs are good on every instance, as the cluster's whole point requires.
@@ -123,6 +127,29 @@ describe.skipIf(reason !== '')(
         return { status: 0, body: null };
       }
     };
+
+    it('a forged X-Forwarded-For does not buy a new per-IP budget through the balancer (DECISIONS §21)', async () => {
+      // 100 lookups, each claiming another client address: they all come from this one address, so they all
+      // spend its budget. The instances keep their limits in memory here (no Redis), so each one grants its
+      // own budget at most: 2 x 20 answers, the other 60 refused.
+      const statuses: number[] = [];
+      for (let i = 0; i < 100; i++) {
+        const forged = i % 2 ? `203.0.${i}.${(i * 7) % 250}` : `198.51.100.${i}, 10.9.${i}.1`;
+        const res = await fetch(`${cluster.url}/api/v1/members/check-id`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': forged },
+          body: JSON.stringify({ loginId: `forged${i}` }),
+        });
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+      const answered = statuses.filter((s) => s === 200).length;
+      const refused = statuses.filter((s) => s === 429).length;
+      expect(answered + refused).toBe(100);
+      expect(answered).toBeGreaterThanOrEqual(LOOKUPS_PER_IP);
+      expect(answered).toBeLessThanOrEqual(LOOKUPS_PER_IP * cluster.instances.length);
+      expect(refused).toBeGreaterThanOrEqual(100 - LOOKUPS_PER_IP * cluster.instances.length);
+    });
 
     it('keeps every acknowledged write, leaves nothing half-written, and the survivor serves', async () => {
       const op = await operator(t);

@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAXED_LIMITS, requestAndReadCode, signupAndLogin } from '../src/modules/identity/testkit.ts';
+import { RELAXED_LIMITS, requestAndReadCode, signupAndLogin } from '../src/modules/identity/test-kit.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
- * The API core of issue 2 item 2: security headers, CORS for the web dev origin, request ids, the 404
+ * The API core: security headers, CORS for the web dev origin, request ids, the 404
  * envelope, and logs that never hold a password, a token or an SMS code.
  */
 let t: TestApp;

@@ -9,7 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDb } from '../src/db/client.ts';
 import { account, balanceOf, checkLedger } from '../src/ledger/index.ts';
-import { openSession } from '../src/modules/identity/session.ts';
+import { openSession } from '../src/modules/identity/index.ts';
 import { type FakeRippled, randomXrpAddress, startFakeRippled, xrpPayment } from './fake-rippled.ts';
 import { createMember, createWalletFor } from './fixtures.ts';
 import type { TestApp } from './helpers.ts';

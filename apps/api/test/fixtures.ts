@@ -2,9 +2,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Coin, Role } from '@p2p/contract';
 import { toUnits } from '@p2p/contract';
 import { movements, post } from '../src/ledger/index.ts';
-import { hashPassword } from '../src/modules/identity/password.ts';
-import { openSession } from '../src/modules/identity/session.ts';
-import { createWallet } from '../src/modules/wallets/service.ts';
+import { hashPassword, openSession } from '../src/modules/identity/index.ts';
+import { createWallet } from '../src/modules/wallets/index.ts';
 import type { TestApp } from './helpers.ts';
 
 export interface FixtureMember {

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from './helpers.ts';
  * Every route the OpenAPI document lists, hit with malformed input by a member and by an operator: bad JSON,
  * null, arrays, numbers, huge strings, wrong types, absurd path ids and cursors. Whatever the route, the
  * answer is an envelope with a 4xx status and a stable code: never a 5xx, never a stack trace
- * (issue 2 "Must show"; DECISIONS §2).
+ * (DECISIONS §2).
  */
 let t: TestApp;
 let routes: { method: string; path: string }[] = [];

@@ -4,7 +4,7 @@ import bip84 from '../src/chains/vectors/bip84.json' with { type: 'json' };
 import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../src/modules/orders/test-kit.ts';
 import { createTestApp, onPostgres, type TestApp } from './helpers.ts';
 
-/** GET /metrics (DECISIONS §14, issue 15) on both databases: the guard, route labels, and the database figures. */
+/** GET /metrics (DECISIONS §14) on both databases: the guard, route labels, and the database figures. */
 const TOKEN = 'metrics-token-0123456789';
 
 /** The value of the first sample line whose name and labels contain every part of `match`. */

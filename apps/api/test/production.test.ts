@@ -6,7 +6,7 @@ import bip84 from '../src/chains/vectors/bip84.json' with { type: 'json' };
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
- * What production refuses (DECISIONS §13, issue 9): demo data, a DATABASE_URL without JWT_SECRET, and the
+ * What production refuses (DECISIONS §13): demo data, a DATABASE_URL without JWT_SECRET, and the
  * public API map unless DOCS_PUBLIC=1. The start refusals run the real server entry point.
  */
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');

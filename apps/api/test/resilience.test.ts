@@ -7,7 +7,7 @@ import { createTestApp, onPostgres, type TestApp } from './helpers.ts';
 import { freePort } from './infra.ts';
 
 /**
- * Resilience (DECISIONS §13, §14, issue 9): /readyz, Cache-Control on caller-dependent answers, which errors
+ * Resilience (DECISIONS §13, §14): /readyz, Cache-Control on caller-dependent answers, which errors
  * mean "the database cannot be reached", and on PostgreSQL the same process surviving every backend of its
  * database being terminated in the middle of requests and answering 503 DB_UNAVAILABLE while the database
  * refuses connections, then 200 again without a restart.

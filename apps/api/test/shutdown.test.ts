@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freePort, freshDatabase } from './infra.ts';
 
 /**
- * Graceful shutdown of the real server process (DECISIONS §14, issue 9): after SIGTERM /readyz answers 503
+ * Graceful shutdown of the real server process (DECISIONS §14): after SIGTERM /readyz answers 503
  * while the listener is still open (SHUTDOWN_GRACE_SEC, cut short by a second signal), then the process
  * stops taking connections, a request already in flight still gets its answer, and the process exits 0.
  * Runs on PostgreSQL when DATABASE_URL is set, else on an embedded database in a temporary DATA_DIR.

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from './infra.ts';
 
 /**
- * `npm start` as the README gives it (issue 2 "Must show"): `node scripts/start.mjs` on the embedded
+ * `npm start` as the README gives it: `node scripts/start.mjs` on the embedded
  * database answers /healthz on its port, seeds the demo data on a new database, stops cleanly on SIGTERM, and
  * after a restart on the same DATA_DIR the data is still there. The start-up time is printed, not asserted: tests
  * check behaviour, and on a loaded 2-core machine the first start (migrations, demo seed, argon2) swings from

@@ -44,6 +44,7 @@ beforeAll(async () => {
     unitPriceKrw: PRICE,
     bankName: '신한은행',
     accountNo: '11012345678',
+    stepUp: { password: seller.password },
   });
   await approvePending(server, op);
   await createWallet(server, buyer.token, 'BTC');

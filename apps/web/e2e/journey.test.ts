@@ -126,6 +126,12 @@ describe('the journey: two visitors, one trade, the operator console', () => {
     await seller.getByTestId('sell-account').fill('11012345678');
     await step(seller, 'seller-sell-form');
     await seller.getByTestId('sell-submit').click();
+    // The step-up of a new listing (DECISIONS §13): the review sheet asks for the password.
+    await seller.getByTestId('sell-review').waitFor();
+    await seller.getByTestId('sell-password').fill(s.password);
+    await seller.waitForTimeout(350); // the sheet's slide-in
+    await step(seller, 'seller-sell-review');
+    await seller.getByTestId('sell-confirm').click();
     await waitForPath(seller, '/request_successfully');
     await seller.getByTestId('receipt-sell').waitFor();
     await step(seller, 'seller-listing-requested');

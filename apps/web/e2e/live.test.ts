@@ -48,6 +48,7 @@ async function market(): Promise<{ seller: Member; buyer: Member }> {
     unitPriceKrw: PRICE,
     bankName: '신한은행',
     accountNo: '11012345678',
+    stepUp: { password: seller.password },
   });
   await approvePending(server, op);
   await createWallet(server, buyer.token, 'BTC');

@@ -124,6 +124,9 @@ describe('screens at the money moments (issue 13)', () => {
     await page.getByTestId('sell-bank').selectOption('신한은행');
     await page.getByTestId('sell-account').fill('11012345678');
     await page.getByTestId('sell-submit').click();
+    await page.getByTestId('sell-review').waitFor();
+    await page.getByTestId('sell-password').fill(member.password);
+    await page.getByTestId('sell-confirm').click();
     await page.waitForURL((u) => u.pathname === '/request_successfully');
     expect(await page.getByTestId('receipt-review').textContent()).toContain(
       '판매 요청됨: 운영자 검토를 기다리고 있어요.',

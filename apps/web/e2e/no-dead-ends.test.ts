@@ -36,6 +36,7 @@ beforeAll(async () => {
     unitPriceKrw: 10_000_000,
     bankName: '신한은행',
     accountNo: '11012345678',
+    stepUp: { password: seller.password },
   });
   await approvePending(server, op);
   buyer = await signedUpMember(server);

@@ -60,6 +60,7 @@ describe('operator console live updates', () => {
         unitPriceKrw: 100_000_000,
         bankName: 'KB국민은행',
         accountNo: '123456789',
+        stepUp: { password: s.member.password },
       })
     ).listingId;
 

@@ -139,6 +139,7 @@ describe('operator console', () => {
         unitPriceKrw,
         bankName: 'KB국민은행',
         accountNo: '123456789',
+        stepUp: { password: seller.password },
       };
       return (await apiOk<{ listingId: number }>(server, 'POST', '/api/v1/sell-listings', seller.token, body))
         .listingId;

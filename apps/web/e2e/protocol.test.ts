@@ -52,6 +52,7 @@ async function market(server: E2EServer): Promise<Market> {
     unitPriceKrw: PRICE,
     bankName: '신한은행',
     accountNo: '11012345678',
+    stepUp: { password: seller.password },
   });
   await approvePending(server, op);
   await createWallet(server, buyer.token, 'BTC');

@@ -41,6 +41,7 @@ async function openListing(m: Member, op: string, unitPriceKrw: number): Promise
     unitPriceKrw,
     bankName: '신한은행',
     accountNo: '11012345678',
+    stepUp: { password: m.password },
   });
   await approvePending(server, op);
   return l.listingId;

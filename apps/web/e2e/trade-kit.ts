@@ -17,6 +17,8 @@ export interface WalletView {
   id: number;
   coinCode: Coin;
   address: string;
+  /** XRP: the wallet's destination tag at the platform account (DECISIONS §17); null for other coins. */
+  destinationTag: number | null;
   balance: string;
   escrowBalance: string;
 }
@@ -55,14 +57,25 @@ export async function walletOf(s: E2EServer, token: string, coin: Coin): Promise
 }
 
 let txSeq = 0;
-/** Credits an on-chain deposit through the operator API (POST /ops/api/v1/deposits). */
-export async function fund(s: E2EServer, opToken: string, coin: Coin, address: string, amount: string) {
+/**
+ * Credits an on-chain deposit through the operator API (POST /ops/api/v1/deposits). An XRP deposit reaches the
+ * platform account and names its wallet by `destinationTag` (DECISIONS §17): pass the wallet's tag for XRP.
+ */
+export async function fund(
+  s: E2EServer,
+  opToken: string,
+  coin: Coin,
+  address: string,
+  amount: string,
+  destinationTag: number | null = null,
+) {
   txSeq += 1;
   await apiOk(s, 'POST', '/ops/api/v1/deposits', opToken, {
     coinCode: coin,
     address,
     amount,
     txid: `e2e-deposit-${Date.now()}-${txSeq}`,
+    ...(destinationTag === null ? {} : { destinationTag }),
   });
 }
 

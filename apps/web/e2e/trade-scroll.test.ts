@@ -33,7 +33,7 @@ describe('trade list infinite scroll (issue 5)', () => {
       for (const coin of COINS) {
         if (made === 45) break;
         const w = await createWallet(server, seller.token, coin);
-        await fund(server, op, coin, w.address, '10');
+        await fund(server, op, coin, w.address, '10', w.destinationTag);
         await apiOk(server, 'POST', '/api/v1/sell-listings', seller.token, {
           walletId: w.id,
           minQty: '0.1',
@@ -41,6 +41,7 @@ describe('trade list infinite scroll (issue 5)', () => {
           unitPriceKrw: 1_000_000 + made * 1000,
           bankName: '신한은행',
           accountNo: '11012345678',
+          stepUp: { password: seller.password },
         });
         made += 1;
       }

@@ -131,6 +131,10 @@ describe('trade in the browser (issue 5)', () => {
     await p.getByTestId('sell-bank').selectOption('신한은행');
     await p.getByTestId('sell-account').fill('11012345678');
     await p.getByTestId('sell-submit').click();
+    // DECISIONS §13: the review sheet asks for the password before anything is held in escrow.
+    await p.getByTestId('sell-review').waitFor();
+    await p.getByTestId('sell-password').fill(seller.password);
+    await p.getByTestId('sell-confirm').click();
     await p.waitForURL((u) => u.pathname === '/request_successfully');
     await expect.poll(() => p.getByTestId('receipt-range').textContent()).toBe('0.001 - 0.5 BTC');
     await shootBoth(p, 'receipt-sell', 'receipt-sell');

@@ -95,6 +95,14 @@ export function nextListingStatus(from: ListingStatus, action: ListingAction): L
   return t ? t.to : null;
 }
 
+/**
+ * The seller's "자리 비움" moves (DECISIONS §4, §12): pause = OPEN -> PAUSED (the listing leaves the trade
+ * list and takes no orders; its escrow and live orders stay), resume = PAUSED -> OPEN. Each is a path of the
+ * API (`POST /sell-listings/{id}/pause`, `/resume`) and a row of LISTING_TRANSITIONS.
+ */
+export const AVAILABILITY_MOVES = ['pause', 'resume'] as const satisfies readonly ListingAction[];
+export type AvailabilityMove = (typeof AVAILABILITY_MOVES)[number];
+
 /** Who moves an order (DECISIONS §11): its two parties, an operator, or the server's own timers. */
 export const ORDER_ACTORS = ['buyer', 'seller', 'operator', 'system'] as const;
 export type OrderActorKind = (typeof ORDER_ACTORS)[number];

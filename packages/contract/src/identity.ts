@@ -159,8 +159,9 @@ export const StepUp = z.union(
 export type StepUp = z.infer<typeof StepUp>;
 
 /**
- * POST /sms/request. Without a bearer token the code is for signup, with one for the member's own checks
- * (purchase /verify, modify). `purpose: 'reset'` + `loginId` sends the password-reset code to that
+ * POST /sms/request. Without a bearer token the code is for signup; with one, for the member's own phone
+ * it serves the member's checks (purchase /verify, a step-up), for another phone only moving to that phone
+ * (modify, DECISIONS §21). `purpose: 'reset'` + `loginId` sends the password-reset code to that
  * member's stored phone; `phone` is then optional and, when given (full or masked), must be that phone.
  */
 export const SmsRequestBody = z

@@ -1,6 +1,7 @@
 export * from './address-format.ts';
 export * from './chain.ts';
 export * from './company.ts';
+export * from './dispute-rules.ts';
 export * from './enums.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
@@ -12,5 +13,6 @@ export * from './money.ts';
 export * from './ops.ts';
 export * from './phone.ts';
 export * from './prices.ts';
+export * from './reserve-time.ts';
 export * from './trade-room.ts';
 export * from './wallets.ts';

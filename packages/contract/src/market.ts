@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DISPUTE_STATEMENT_MAX, DISPUTE_STATEMENT_MIN } from './dispute-rules.ts';
 import { COINS, type Coin, DEST_TYPES, LISTING_SORTS, LISTING_STATUSES, ORDER_STATUSES } from './enums.ts';
 import { FIELD_CODES as F } from './errors.ts';
 import { accountNoField, bankNameField, cursorField, idParam, krwField, qtyField } from './fields.ts';
@@ -19,7 +20,11 @@ function minNotAboveMax(minQty: string, maxQty: string): boolean {
   }
 }
 
-/** POST /api/v1/sell-listings (SPEC §5 "Sell"): quantities up to 4 decimals, > 0, min <= max. */
+/**
+ * POST /api/v1/sell-listings (SPEC §5 "Sell"): quantities up to 4 decimals, > 0, min <= max. `stepUp` is
+ * required (DECISIONS §13 as amended: a stolen token must not put up a listing paying another account; 422
+ * STEP_UP_REQUIRED without it), optional here so the API says so rather than the validator.
+ */
 export const sellListingCreateBody = z
   .object({
     walletId: idParam,
@@ -28,6 +33,7 @@ export const sellListingCreateBody = z
     unitPriceKrw: krwField,
     bankName: bankNameField,
     accountNo: accountNoField,
+    stepUp: StepUp.optional(),
   })
   .refine((b) => minNotAboveMax(b.minQty, b.maxQty), { message: F.MIN_ABOVE_MAX, path: ['minQty'] });
 export type SellListingCreateBody = z.infer<typeof sellListingCreateBody>;
@@ -169,7 +175,11 @@ export type DisputeReason = (typeof DISPUTE_REASONS)[number];
 /** POST /buy-orders/{id}/dispute (DECISIONS §11): a reason and a statement of 10-2000 characters. */
 export const buyOrderDisputeBody = z.object({
   reason: z.enum(DISPUTE_REASONS, F.INVALID_FORMAT),
-  statement: z.string(F.REQUIRED).trim().min(10, F.REQUIRED).max(2000, F.TOO_LONG),
+  statement: z
+    .string(F.REQUIRED)
+    .trim()
+    .min(DISPUTE_STATEMENT_MIN, F.REQUIRED)
+    .max(DISPUTE_STATEMENT_MAX, F.TOO_LONG),
 });
 export type BuyOrderDisputeBody = z.infer<typeof buyOrderDisputeBody>;
 
@@ -285,8 +295,27 @@ export const opsOrdersQuery = z.object({
   cursor: cursorField.optional(),
 });
 
-/** A listing in the operator console (every status, the seller's identity in full). */
-export const opsListing = sellListingDetail.extend({ sellerId: z.number().int() });
+/**
+ * The seller's bank account as their profile holds it now (GET /my's bankName and accountNo, null when never
+ * saved; the holder is the member's name, as on every listing of theirs).
+ */
+export const opsProfileAccount = z.object({
+  bankName: z.string().nullable(),
+  accountNo: z.string().nullable(),
+  accountHolder: z.string(),
+});
+
+/**
+ * A listing in the operator console (every status, the seller's identity in full). `profileAccount` sits
+ * beside the listing's pay-in account so the review can compare them (DECISIONS §13 as amended: a stolen
+ * session must not redirect buyers' won); `accountDiffersFromProfile` is true when the listing pays into
+ * another bank or account number than the profile's, or the profile has none.
+ */
+export const opsListing = sellListingDetail.extend({
+  sellerId: z.number().int(),
+  profileAccount: opsProfileAccount,
+  accountDiffersFromProfile: z.boolean(),
+});
 /**
  * A party of an order as the operator sees it, to settle a dispute (DECISIONS §11): the real name, the
  * phone and the bank account (the seller's pay-in account of the listing; the buyer's own account, null

@@ -3,14 +3,17 @@ import { describe, expect, it } from 'vitest';
 import {
   assertKrw,
   formatKrw,
+  formatQty,
   fromUnits,
   groupDecimal,
   isDecimal,
   minPurchaseKrw,
   QTY_SCALE,
   receiveQty,
+  smallerQty,
   toSignedUnits,
   toUnits,
+  wonValueOf,
 } from './money.ts';
 
 // DECISIONS §3: quantities are decimal strings outside, bigint base units (1e-8) inside, won are integers.
@@ -160,5 +163,28 @@ describe('won and conversions (property)', () => {
         expect(toUnits(g.replaceAll(',', ''))).toBe(u);
       }),
     );
+  });
+});
+
+describe('display and value helpers shared by the screens (SPEC §9, DECISIONS §3)', () => {
+  it('formatQty truncates, never rounds up, drops trailing zeros and groups thousands', () => {
+    expect(formatQty('1234.56789')).toBe('1,234.5678');
+    expect(formatQty('0.99999999', 4)).toBe('0.9999');
+    expect(formatQty('2.50000000', 8)).toBe('2.5');
+    expect(formatQty('1000000', 0)).toBe('1,000,000');
+    expect(() => formatQty('1e3')).toThrow(RangeError);
+  });
+
+  it('smallerQty compares exactly, not as floats', () => {
+    expect(smallerQty('0.30000001', '0.3')).toBe('0.3');
+    expect(smallerQty('10', '9.99999999')).toBe('9.99999999');
+    expect(smallerQty('1.0', '1')).toBe('1.0');
+  });
+
+  it('wonValueOf rounds down to the whole won and refuses a fractional price', () => {
+    expect(wonValueOf('0.12345678', 100_000_000)).toBe(12_345_678);
+    expect(wonValueOf('0.00000001', 99)).toBe(0);
+    expect(wonValueOf('1.5', 3)).toBe(4);
+    expect(() => wonValueOf('1', 1.5)).toThrow(RangeError);
   });
 });

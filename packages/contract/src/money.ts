@@ -73,6 +73,29 @@ export function groupDecimal(s: string): string {
   return f === undefined ? grouped : `${grouped}.${f}`;
 }
 
+/**
+ * A quantity for display (SPEC §9): truncated, never rounded up, to `decimals` fractional digits (0-8),
+ * trailing zeros dropped, thousands separated: ("1234.56789", 4) -> "1,234.5678". Throws RangeError on a
+ * quantity toUnits refuses.
+ */
+export function formatQty(qty: string, decimals = 4): string {
+  const step = 10n ** BigInt(QTY_SCALE - decimals);
+  return groupDecimal(fromUnits((toUnits(qty) / step) * step));
+}
+
+/** The smaller of two decimal quantity strings, compared exactly (the first when equal). */
+export function smallerQty(a: string, b: string): string {
+  return toUnits(a) <= toUnits(b) ? a : b;
+}
+
+/**
+ * The won value of `qty` coins at `krwPerCoin` won a coin, rounded down to the whole won (bigint arithmetic,
+ * never a float; DECISIONS §3). Throws RangeError on a bad quantity or price.
+ */
+export function wonValueOf(qty: string, krwPerCoin: number): number {
+  return Number((toUnits(qty) * BigInt(assertKrw(krwPerCoin))) / SCALE);
+}
+
 /** Shortens an address for display: first 6 and last 5 characters when longer than 11 (SPEC §9). */
 export function shortenAddress(address: string): string {
   return address.length > 11 ? `${address.slice(0, 6)}...${address.slice(-5)}` : address;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AVAILABILITY_MOVES,
   allowedActions,
   LISTING_STATUSES,
   LISTING_TRANSITIONS,
@@ -62,5 +63,18 @@ describe('allowedActions: buttons from the transition tables (DESIGN habit 6)', 
     ] as const;
     expect(allowedActions(table, 'S', 'r')).toEqual(['b', 'a']);
     expect(allowedActions(table, 'T', 'r')).toEqual(['b']);
+  });
+});
+
+describe('the seller availability moves (DECISIONS §4, §12)', () => {
+  it('pause takes OPEN to PAUSED and resume the way back, nothing else', () => {
+    expect(AVAILABILITY_MOVES.map((m) => nextListingStatus(m === 'pause' ? 'OPEN' : 'PAUSED', m))).toEqual([
+      'PAUSED',
+      'OPEN',
+    ]);
+    for (const from of LISTING_STATUSES) {
+      if (from !== 'OPEN') expect(nextListingStatus(from, 'pause')).toBeNull();
+      if (from !== 'PAUSED') expect(nextListingStatus(from, 'resume')).toBeNull();
+    }
   });
 });

@@ -8,12 +8,12 @@ import { z } from 'zod';
 import { freshDatabase } from '../../test/infra.ts';
 import { type DbHandle, openDb } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { BUNDLED_STATIC_FILE } from '../modules/prices/providers.ts';
+import { BUNDLED_STATIC_FILE } from '../modules/prices/index.ts';
 import { parseAccountKey } from './derive.ts';
 import { CHAIN_ADAPTERS } from './registry.ts';
 
 /**
- * The coin registry check (issue 10): every coin of the contract's COIN_SPECS has a chain adapter, address
+ * The coin registry check: every coin of the contract's COIN_SPECS has a chain adapter, address
  * vectors it passes, price ids and a bundled static price, and a row of the `coins` table. The web app's
  * half (icon, names in en/kr/jp) is apps/web/src/coin-registry.test.ts.
  */

@@ -6,7 +6,7 @@ import { trx } from './trx.ts';
 import { xrp } from './xrp.ts';
 
 /**
- * One chain adapter per coin of the contract's COIN_SPECS (issue 10): a coin without an adapter does not
+ * One chain adapter per coin of the contract's COIN_SPECS: a coin without an adapter does not
  * compile, and registry.test.ts runs each adapter on its vectors (chains/vectors/<coin>.json).
  */
 export const CHAIN_ADAPTERS: Record<Coin, ChainAdapter> = { BTC: btc, ETH: eth, XRP: xrp, TRX: trx };

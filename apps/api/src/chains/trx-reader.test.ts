@@ -57,6 +57,17 @@ describe('trxReader on java-tron HTTP', () => {
     await expect(reader.block(height + 1)).rejects.toBeInstanceOf(ChainNodeError);
   });
 
+  it("sends the URL's credentials as Basic auth, never in the URL", async () => {
+    const url = new URL(node.url);
+    url.username = 'watcher';
+    url.password = 'p@ss:word';
+    const withAuth = trxReader({ url: url.toString(), network: 'mainnet', timeoutMs: 1000 });
+    expect(await withAuth.tipHeight()).toBe(node.blocks.at(-1)?.block_header.raw_data.number);
+    const last = node.requests.at(-1);
+    expect(last?.headers.authorization).toBe(`Basic ${Buffer.from('watcher:p@ss:word').toString('base64')}`);
+    expect(last?.headers['tron-pro-api-key']).toBeUndefined();
+  });
+
   it('reports successful TransferContracts only, to base58 addresses, in sun, exactly beyond 2^53', async () => {
     const member = randomTronAddress();
     const ok = tronTransfer({ to: member, sun: 12_345_678 });

@@ -1,7 +1,7 @@
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
 import { base58check } from './hashes.ts';
-import { nodeEndpoint, postJson } from './node-call.ts';
+import { callNode, nodeTarget } from './node-call.ts';
 import {
   type ChainBlock,
   ChainNodeError,
@@ -66,7 +66,7 @@ const maybeBlock = z.union([
  * ChainNodeError for an unreachable, slow or erroring node and for any answer that does not pass.
  */
 export function trxReader(opts: ReaderOptions & { apiKey?: string }): ChainReader {
-  const ep = nodeEndpoint('TRX', opts.url, opts.timeoutMs);
+  const ep = nodeTarget('TRX', opts.url, opts.timeoutMs);
   if (opts.apiKey) ep.headers['TRON-PRO-API-KEY'] = opts.apiKey;
   const fail = (message: string) => new ChainNodeError('TRX', message);
 
@@ -83,14 +83,14 @@ export function trxReader(opts: ReaderOptions & { apiKey?: string }): ChainReade
 
   async function blockAt(n: number): Promise<Block | null> {
     if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`TRON block height out of range: ${n}`);
-    const b = await postJson(ep, '/wallet/getblockbynum', { num: n }, maybeBlock, `block ${n}`);
+    const b = await callNode(ep, '/wallet/getblockbynum', { num: n }, maybeBlock, `block ${n}`);
     return b ? checked(b, n) : null;
   }
 
   return {
     coin: 'TRX',
     async tipHeight() {
-      const b = await postJson(ep, '/wallet/getnowblock', {}, block, 'head block');
+      const b = await callNode(ep, '/wallet/getnowblock', {}, block, 'head block');
       return checked(b).block_header.raw_data.number;
     },
     async blockHash(n) {

@@ -1,6 +1,6 @@
 import { hashes, isValidClassicAddress, type LedgerRequest, PaymentFlags } from 'xrpl';
 import { z } from 'zod';
-import { nodeEndpoint, postJson } from './node-call.ts';
+import { callNode, nodeTarget } from './node-call.ts';
 import {
   type ChainBlock,
   ChainNodeError,
@@ -102,7 +102,7 @@ export function xrpReader(opts: ReaderOptions & { depositAccount: string }): Cha
   if (!isValidClassicAddress(opts.depositAccount)) {
     throw new Error(`XRP deposit account is not a classic address: ${opts.depositAccount}`);
   }
-  const ep = nodeEndpoint('XRP', opts.url, opts.timeoutMs);
+  const ep = nodeTarget('XRP', opts.url, opts.timeoutMs);
   const fail = (message: string, cause?: unknown) => new ChainNodeError('XRP', message, { cause });
 
   async function ledger(index: number | 'validated', withTransactions: boolean, what: string) {
@@ -114,7 +114,7 @@ export function xrpReader(opts: ReaderOptions & { depositAccount: string }): Cha
       api_version: 1,
     };
     const { command, ...rest } = params;
-    const answer = await postJson(ep, '/', { method: command, params: [rest] }, ledgerAnswer, what);
+    const answer = await callNode(ep, '/', { method: command, params: [rest] }, ledgerAnswer, what);
     return answer.result;
   }
 

@@ -1,7 +1,9 @@
 /**
- * `npm run audit:security`: runs issue 9's attack list against a running server and prints, per attack, what
- * was tried, what the server answered and whether that is the defence DECISIONS §13/§14 require. The next
- * reviewer starts from here; docs/security.md holds its output and how each defence works.
+ * `npm run audit:security`: runs the attack list of docs/security.md, and those of the review behind DECISIONS §21, against a
+ * running server and prints, per attack, what was tried, what the server answered and whether that is the
+ * defence DECISIONS §13/§14/§21 require. The forged X-Forwarded-For attack goes through the cluster's HAProxy
+ * configuration (scripts/cluster.mjs) in front of the server, and is skipped when haproxy is not installed.
+ * The next reviewer starts from here; docs/security.md holds its output and how each defence works.
  *
  *   npm run audit:security                      # starts its own server (embedded DB, demo data) and audits it
  *   DATABASE_URL=postgres://... npm run audit:security   # same on a fresh database of that PostgreSQL server
@@ -12,14 +14,17 @@
  * members), which is what lets the attacks read codes and sign in as the demo buyer and seller.
  */
 import { spawn } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { createECDH, randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { minPurchaseKrw, receiveQty } from '@p2p/contract/money.ts';
 import { SignJWT } from 'jose';
 import pg from 'pg';
+import { findHaproxy, startHaproxy } from '../../../../scripts/cluster.mjs';
 import bip84 from '../chains/vectors/bip84.json' with { type: 'json' };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -65,8 +70,8 @@ class Client {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (o.body !== undefined) headers['content-type'] = 'application/json';
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    // The server trusts X-Forwarded-For only with TRUST_PROXY=1, which the audited server is started with, so
-    // one machine can play many addresses.
+    // The audited server trusts one proxy hop (TRUST_PROXY_HOPS=1) and is called directly here, so the one
+    // address this header holds is taken as the client's: one machine can play many addresses.
     if (o.ip) headers['x-forwarded-for'] = o.ip;
     const res = await fetch(`${this.base}${path}`, {
       method,
@@ -117,19 +122,6 @@ const said = (r: Answer) => {
   const fields = (r.body?.returnData as { fields?: unknown } | null | undefined)?.fields;
   return `${r.status} ${r.body?.returnMessage ?? ''}${fields ? ` ${JSON.stringify(fields)}` : ''}`.trim();
 };
-
-/** Quantity = krw / price rounded down to 4 decimals (DECISIONS §3), exactly, as a decimal string. */
-function receiveQty(krw: number, price: number): string {
-  const units = (BigInt(krw) * 10_000n) / BigInt(price);
-  return `${units / 10_000n}.${(units % 10_000n).toString().padStart(4, '0')}`;
-}
-
-/** ceil(qty x price) in whole won, exactly (qty a decimal string of at most 8 decimals). */
-function minKrw(qty: string, price: number): number {
-  const [i = '0', f = ''] = qty.split('.');
-  const units = BigInt(i) * 100_000_000n + BigInt(f.padEnd(8, '0'));
-  return Number((units * BigInt(price) + 99_999_999n) / 100_000_000n);
-}
 
 function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; name: string } }): Attack[] {
   const list: Attack[] = [];
@@ -252,7 +244,7 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
       const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
       const buyerBtc = wallets?.find((w) => w.coinCode === 'BTC');
       if (!listing || !buyerBtc) return { defended: false, seen: 'no demo listing or wallet to test with' };
-      const krw = minKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+      const krw = minPurchaseKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
       const order = await c.call('POST', '/buy-orders', {
         token: buyer.accessToken,
         body: {
@@ -385,6 +377,12 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
     },
   });
 
+  if (findHaproxy()) list.push(forgedClientAddress(c));
+  else
+    process.stderr.write('audit: haproxy is not installed; the forged X-Forwarded-For attack is skipped\n');
+
+  list.push(smsPumping(c), phoneChangeCodeElsewhere(c));
+
   list.push({
     finding: 'a phone verified by member A could be put into member B’s profile',
     attack: 'A verifies a fresh phone; B puts it into their profile',
@@ -505,6 +503,256 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
   return list;
 }
 
+/**
+ * DECISIONS §21: the cluster's HAProxy (scripts/cluster.mjs, its very configuration) in front of the audited
+ * server, which trusts one hop. Every request claims another client address; they all come from this one,
+ * so they must all spend this address's login-failure budget (LOGIN_MAX_FAILURES_PER_IP, 50).
+ */
+function forgedClientAddress(c: Client): Attack {
+  return {
+    finding:
+      'behind the cluster’s HAProxy the server believed the X-Forwarded-For the client sent: every new header was a new per-IP budget',
+    attack:
+      '100 failed logins over 100 ids through the cluster’s HAProxy, each with another forged X-Forwarded-For',
+    run: async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'p2p-audit-lb-'));
+      const lb = await startHaproxy({
+        servers: [{ name: 'audited', port: Number(new URL(c.base).port) }],
+        dir,
+      });
+      try {
+        const statuses: number[] = [];
+        for (let i = 0; i < 100; i++) {
+          const forged = i % 2 ? `203.0.113.${i}` : `198.51.100.${i}, 10.2.${i}.1`;
+          const res = await fetch(`${lb.url}/api/v1/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': forged },
+            body: JSON.stringify({ loginId: `forged${i}x`, password: 'guess-123' }),
+          });
+          await res.arrayBuffer();
+          statuses.push(res.status);
+        }
+        const first429 = statuses.indexOf(429);
+        const refused = statuses.filter((s) => s === 429).length;
+        return {
+          defended: first429 >= 0 && first429 <= 50 && refused === 100 - first429,
+          seen: `first 429 after ${first429 < 0 ? 'none of the' : first429} failures; ${refused} of 100 refused`,
+        };
+      } finally {
+        await lb.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** DECISIONS §21: a member's own SMS budget (SMS_PER_MEMBER_PER_HOUR, 10), whatever phones and addresses. */
+function smsPumping(c: Client): Attack {
+  return {
+    finding: 'a signed-in member could have codes sent to any phone, limited only per phone and per address',
+    attack: '11 codes to 11 phones from 11 addresses with one member’s access token',
+    run: async () => {
+      const m = await c.newMember('10.1.10.1');
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const phone = `+8210${randomInt(10_000_000, 99_999_999)}`;
+        const r = await c.call('POST', '/sms/request', {
+          token: m.accessToken,
+          body: { phone },
+          ip: `10.1.11.${i + 1}`,
+        });
+        statuses.push(r.status);
+      }
+      const first429 = statuses.indexOf(429);
+      return {
+        defended: first429 > 0 && first429 <= 10 && statuses.slice(first429).every((s) => s === 429),
+        seen: `first 429 after ${first429 < 0 ? 'none of the' : first429} codes`,
+      };
+    },
+  };
+}
+
+/**
+ * DECISIONS §21: a code sent to another phone than the member's own serves only the move to that phone; once
+ * moved, neither its verification nor a second code of it is a purchase check or a step-up.
+ */
+function phoneChangeCodeElsewhere(c: Client): Attack {
+  return {
+    finding:
+      'a code sent to another phone than the member’s own passed the purchase check and the step-up once the member moved to that phone',
+    attack:
+      'verify a new phone, ask it a second code, move to it (with the password), then buy with that verification and withdraw with the second code',
+    run: async () => {
+      const m = await c.newMember('10.1.12.1');
+      const phone = `+8210${randomInt(10_000_000, 99_999_999)}`;
+      await c.call('POST', '/sms/request', { token: m.accessToken, body: { phone } });
+      const verified = await c.call('POST', '/sms/verify', {
+        token: m.accessToken,
+        body: { phone, code: await c.smsCode(phone) },
+      });
+      await c.call('POST', '/sms/request', { token: m.accessToken, body: { phone } });
+      const spare = await c.smsCode(phone);
+      const moved = await c.call('PUT', '/my', {
+        token: m.accessToken,
+        body: {
+          nickName: m.loginId,
+          countryCode: '82',
+          phoneE164: phone,
+          bankName: 'KB국민은행',
+          accountNo: '11122233344',
+          currentPassword: m.password,
+        },
+      });
+      const wallet = (
+        await c.call('POST', '/api/v1/wallets/create', { token: m.accessToken, body: { coinCode: 'BTC' } })
+      ).body?.returnData as { id: number } | undefined;
+      const list = (await c.call('GET', '/api/v1/sell-listings?coin=BTC&size=50')).body?.returnData as {
+        list: Array<{ listingId: number; sellerNickname: string; unitPriceKrw: number; minQty: string }>;
+      };
+      const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
+      if (!listing || !wallet) return { defended: false, seen: 'no demo listing or wallet to test with' };
+      const krw = minPurchaseKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+      const order = await c.call('POST', '/buy-orders', {
+        token: m.accessToken,
+        body: {
+          listingId: listing.listingId,
+          krwAmount: krw,
+          requestQty: receiveQty(krw, listing.unitPriceKrw),
+          destType: 'INTERNAL',
+          destWalletId: wallet.id,
+        },
+      });
+      const orderId = (order.body?.returnData as { orderId?: number } | undefined)?.orderId;
+      if (orderId) await c.call('POST', `/buy-orders/${orderId}/cancel`, { token: m.accessToken });
+      // No balance: a step-up that passed would show as the balance refusal after it.
+      const withdraw = await c.call('POST', '/transfer/request', {
+        token: m.accessToken,
+        body: {
+          fromWalletId: wallet.id,
+          destType: 'EXTERNAL',
+          amount: '0.001',
+          destExternalAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+          stepUp: { code: spare },
+        },
+      });
+      return {
+        defended:
+          verified.status === 200 &&
+          moved.status === 200 &&
+          order.body?.returnMessage === 'PURCHASE_NOT_VERIFIED' &&
+          withdraw.body?.returnMessage === 'CODE_EXPIRED',
+        seen: `verification ${said(verified)}; move ${said(moved)}; purchase ${said(order)}; withdrawal with the second code ${said(withdraw)}`,
+      };
+    },
+  };
+}
+
+/**
+ * DECISIONS §21: a push endpoint must never make the server call its own network. The audit runs an "internal
+ * service" on this machine's loopback, subscribes the demo seller's push to it under the names and address forms
+ * a host-name filter misses (a short name, a trailing dot, decimal and hex IPv4, IPv6 loopback and IPv4-mapped
+ * forms), has a fresh member order from the seller (ORDER_REQUESTED goes out by push) and counts what reaches
+ * the internal service. The audited server is a development one, which accepts any http(s) endpoint at subscribe
+ * time: only the check of the resolved address at connection time stands in the way.
+ */
+function pushAddressAttack(c: Client): Attack {
+  return {
+    finding:
+      'push endpoints were filtered by host name: names and forms resolving to internal addresses got through',
+    attack:
+      'push subscriptions to a loopback service as localhost, localhost., 2130706433, 0x7f.1, [::1], [::ffff:127.0.0.1]',
+    run: async () => {
+      const hits: string[] = [];
+      const internal = createHttpServer((req, res) => {
+        hits.push(req.url ?? '');
+        req.resume();
+        res.statusCode = 201;
+        res.end();
+      });
+      // '::' takes IPv4 too where the host has IPv6; else IPv4 loopback only
+      await new Promise<void>((ok) => {
+        internal.once('error', () => internal.listen(0, '127.0.0.1', ok));
+        internal.listen(0, '::', ok);
+      });
+      const port = (internal.address() as AddressInfo).port;
+      try {
+        const seller = await c.login('demoseller', 'seller1234!', '10.1.10.1');
+        // a browser's keys (a P-256 point and an auth secret): the server encrypts to them before it connects
+        const ecdh = createECDH('prime256v1');
+        ecdh.generateKeys();
+        const keys = {
+          p256dh: ecdh.getPublicKey().toString('base64url'),
+          auth: randomBytes(16).toString('base64url'),
+        };
+        const forms = [
+          `http://localhost:${port}/short-name`,
+          `http://localhost.:${port}/trailing-dot`,
+          `http://2130706433:${port}/decimal`,
+          `http://0x7f.1:${port}/hex`,
+          `http://[::1]:${port}/v6-loopback`,
+          `http://[::ffff:127.0.0.1]:${port}/v4-mapped`,
+        ];
+        const subscribed: string[] = [];
+        for (const endpoint of forms) {
+          const r = await c.call('POST', '/api/v1/push/subscriptions', {
+            token: seller.accessToken,
+            body: { endpoint, keys },
+          });
+          subscribed.push(String(r.status));
+        }
+        // A fresh buyer orders from the demo seller: the seller's ORDER_REQUESTED goes out by push.
+        const buyer = await c.newMember('10.1.10.2');
+        await c.call('POST', '/api/v1/wallets/create', {
+          token: buyer.accessToken,
+          body: { coinCode: 'BTC' },
+        });
+        const wallets = (await c.call('GET', '/api/v1/wallets', { token: buyer.accessToken })).body
+          ?.returnData as Array<{ id: number; coinCode: string }> | undefined;
+        const btc = wallets?.find((w) => w.coinCode === 'BTC');
+        await c.call('POST', '/sms/request', { token: buyer.accessToken, body: { phone: buyer.phone } });
+        await c.call('POST', '/sms/verify', {
+          token: buyer.accessToken,
+          body: { phone: buyer.phone, code: await c.smsCode(buyer.phone) },
+        });
+        const list = (await c.call('GET', '/api/v1/sell-listings?coin=BTC&size=50')).body?.returnData as {
+          list: Array<{ listingId: number; sellerNickname: string; unitPriceKrw: number; minQty: string }>;
+        };
+        const listing = list.list.find((l) => l.sellerNickname === 'demoseller');
+        if (!listing || !btc) return { defended: false, seen: 'no demo listing or wallet to test with' };
+        const krw = minPurchaseKrw(listing.minQty, listing.unitPriceKrw) + 10_000;
+        const order = await c.call('POST', '/buy-orders', {
+          token: buyer.accessToken,
+          body: {
+            listingId: listing.listingId,
+            krwAmount: krw,
+            requestQty: receiveQty(krw, listing.unitPriceKrw),
+            destType: 'INTERNAL',
+            destWalletId: btc.id,
+          },
+        });
+        const orderId = (order.body?.returnData as { orderId?: number } | undefined)?.orderId;
+        // The notification commits with the order and goes out at once; a server that dials its own network
+        // does so within moments. Wait for the seller to see it, then a few seconds more.
+        for (let i = 0; i < 50; i++) {
+          const n = await c.call('GET', '/api/v1/notifications', { token: seller.accessToken });
+          const items = (n.body?.returnData as { list?: Array<{ kind: string; orderId: number | null }> })
+            ?.list;
+          if (items?.some((x) => x.kind === 'ORDER_REQUESTED' && x.orderId === orderId)) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await new Promise((r) => setTimeout(r, 3000));
+        if (orderId) await c.call('POST', `/buy-orders/${orderId}/reject`, { token: seller.accessToken });
+        return {
+          defended: order.status === 200 && hits.length === 0,
+          seen: `subscriptions ${subscribed.join('/')}; order ${said(order)}; the internal service received ${hits.length} request(s)${hits.length ? ` (${hits.join(', ')})` : ''}`,
+        };
+      } finally {
+        await new Promise((r) => internal.close(r));
+      }
+    },
+  };
+}
+
 const PRODUCTION_XPUBS = {
   XPUB_BTC: bip84.accountZpub,
   XPUB_ETH: bip84.accountZpub,
@@ -571,7 +819,14 @@ async function startServer(
   }
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
     cwd: ROOT,
-    env: { ...clean, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', TRUST_PROXY: '1' },
+    env: {
+      ...clean,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      TRUST_PROXY_HOPS: '1',
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -637,6 +892,7 @@ async function main(): Promise<void> {
   try {
     const all = [
       ...attacks(c, { jwtSecret, ...(dbAdmin ? { dbAdmin } : {}) }),
+      pushAddressAttack(c),
       ...productionAttacks(join(dataDir, 'production')),
     ];
     for (const a of all) {

@@ -17,7 +17,7 @@ import { toE164 } from '@p2p/contract';
 import { loadConfig } from '../config.ts';
 import { openDb } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { ensureOperator } from '../modules/ops/operators.ts';
+import { ensureOperator } from '../modules/operators/index.ts';
 
 function out(line: string): void {
   process.stdout.write(`${line}\n`);

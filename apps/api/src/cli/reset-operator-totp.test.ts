@@ -6,7 +6,7 @@ import { generate } from 'otplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember } from '../../test/fixtures.ts';
 import { createTestApp, onPostgres, type TestApp } from '../../test/helpers.ts';
-import { ensureOperator } from '../modules/ops/operators.ts';
+import { ensureOperator } from '../modules/operators/index.ts';
 
 const CLI = join(dirname(fileURLToPath(import.meta.url)), 'reset-operator-totp.ts');
 const API_DIR = join(dirname(fileURLToPath(import.meta.url)), '../..');

@@ -14,7 +14,7 @@ import { sql } from 'kysely';
 import { loadConfig } from '../config.ts';
 import { openDb } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
-import { resetTotp } from '../modules/ops/totp.ts';
+import { resetTotp } from '../modules/operators/index.ts';
 
 function out(line: string): void {
   process.stdout.write(`${line}\n`);

@@ -6,7 +6,7 @@ import { type DbHandle, openDb } from './client.ts';
 const BASE_URL = process.env.DATABASE_URL;
 
 /**
- * Named prepared statements on PostgreSQL (issue 15, prepared.ts): a parameterized statement is prepared once
+ * Named prepared statements on PostgreSQL (prepared.ts): a parameterized statement is prepared once
  * per connection and reused; statements without parameters are not; results are the same either way.
  */
 describe.skipIf(!BASE_URL)('prepared statements on the PostgreSQL pool', () => {

@@ -26,7 +26,7 @@ const PARTIAL_CONFLICT_TARGET = /\bon conflict\s*\([^)]*\)\s*where\b/i;
 const PATCHED = Symbol('preparedStatements');
 
 /**
- * Makes `client` send each parameterized statement Kysely gives it as a named prepared statement (issue 15).
+ * Makes `client` send each parameterized statement Kysely gives it as a named prepared statement.
  * node-postgres parses a named statement once per connection and then only binds and executes it, and
  * PostgreSQL can keep its plan: on the purchase path planning cost more server CPU than executing (the order
  * view's join: 1.06 ms to plan, 0.06 ms to run, measured with pg_stat_statements; bench/README.md). The

@@ -6,7 +6,7 @@ import type { EventTables } from '../modules/events/tables.ts';
 import type { IdentityTables } from '../modules/identity/tables.ts';
 import type { ListingsTables } from '../modules/listings/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
-import type { OpsTables } from '../modules/ops/tables.ts';
+import type { OpsTables } from '../modules/operators/tables.ts';
 import type { OrdersTables } from '../modules/orders/tables.ts';
 import type { WalletTables } from '../modules/wallets/tables.ts';
 

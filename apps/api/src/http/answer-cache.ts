@@ -28,7 +28,7 @@ interface Entry {
 }
 
 /**
- * An in-process cache of serialized public answers (issue 15), the same for every caller. `invalidate()` (called
+ * An in-process cache of serialized public answers, the same for every caller. `invalidate()` (called
  * when the database says the data changed) drops everything at once; `maxAgeMs` bounds how long an entry lives if
  * an invalidation is lost. Concurrent misses of one key share one load (single flight). A load that started before
  * an invalidation still answers the requests that were waiting for it (they were concurrent with the change) but

@@ -10,6 +10,8 @@ export interface AuthContext {
   role: Role;
   /** The session (refresh-token family) of the access token. */
   sid: string;
+  /** When the access token expires (epoch seconds): the event stream ends then (DECISIONS §21). */
+  exp: number;
 }
 
 declare module 'fastify' {
@@ -45,7 +47,7 @@ export function createGuards(db: Db, tokens: AccessTokens) {
     // Suspension revokes the sessions too; the holder of a token is told why rather than "sign in again".
     if (member.status === 'SUSPENDED') throw new AppError('MEMBER_SUSPENDED');
     if (!member.live) throw new AppError('UNAUTHORIZED');
-    request.auth = { memberId: member.id, role: member.role, sid: claims.sid };
+    request.auth = { memberId: member.id, role: member.role, sid: claims.sid, exp: claims.exp };
     return request.auth;
   }
 

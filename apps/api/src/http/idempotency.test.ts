@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, createWalletFor, type FixtureMember, fundMember } from '../../test/fixtures.ts';
 import { createTestApp, onPostgres, type TestApp } from '../../test/helpers.ts';
 import { account, balanceOf } from '../ledger/index.ts';
-import { BTC_PRICE, btcMarket, buyBody, operator, reverify } from '../modules/orders/test-kit.ts';
+import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder, reverify } from '../modules/orders/test-kit.ts';
 import { canonicalJson } from './idempotency.ts';
 
 // DECISIONS §15 on both databases; the parallel cases need real connections (PostgreSQL only).
@@ -141,6 +141,7 @@ describe('Idempotency-Key (DECISIONS §15)', () => {
       unitPriceKrw: 3_000_000,
       bankName: 'KB국민은행',
       accountNo: '123456789',
+      stepUp: { password: alice.password },
     };
     const onListing = await post('/api/v1/sell-listings', alice.token, listing, 'k-reused');
     expect(onListing.json.returnMessage).toBe('IDEMPOTENCY_KEY_REUSED');
@@ -294,6 +295,136 @@ describe('Idempotency-Key (DECISIONS §15)', () => {
     expect((await post(`/buy-orders/${orderId}/cancel`, buyer.token, {})).status).toBe(409);
     await t.assertLedger();
   });
+  it('keeps only a success or the handler’s own 409/422: a 400, 401 or 404 leaves no row (DECISIONS §21)', async () => {
+    const { buyer, id } = await btcMarket(t, op);
+    const rowOf = async (key: string) =>
+      (
+        await sql<{ caller_id: number; status: string; response_status: number | null }>`
+          select caller_id, status, response_status from idempotency_keys where key = ${key}`.execute(
+          t.app.deps.db,
+        )
+      ).rows;
+    const good = buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id);
+    // The handler's 400: not kept, so the corrected request runs under the same key (not IDEMPOTENCY_KEY_REUSED).
+    const wrongQty = await post('/buy-orders', buyer.token, { ...good, requestQty: '0.0201' }, 'k-21-qty');
+    expect([wrongQty.status, wrongQty.json.returnMessage]).toEqual([400, 'QTY_MISMATCH']);
+    expect(await rowOf('k-21-qty')).toEqual([]);
+    const placed = await post('/buy-orders', buyer.token, good, 'k-21-qty');
+    expect([placed.status, placed.replayed]).toEqual([200, false]);
+    const orderId = (placed.json.returnData as { orderId: number }).orderId;
+
+    // A 404 (an order that is not there, or not the caller's): not kept.
+    const missing = await post('/buy-orders/99999999/cancel', buyer.token, {}, 'k-21-404');
+    expect(missing.status).toBe(404);
+    expect(await rowOf('k-21-404')).toEqual([]);
+    // A 401 never reaches a key.
+    const anon = await post(`/buy-orders/${orderId}/cancel`, 'not-a-token', {}, 'k-21-401');
+    expect(anon.status).toBe(401);
+    expect(await rowOf('k-21-401')).toEqual([]);
+
+    // The success and the handler's own 409 are kept and answered again.
+    const cancel = await post(`/buy-orders/${orderId}/cancel`, buyer.token, {}, 'k-21-404');
+    expect([cancel.status, cancel.replayed]).toEqual([200, false]);
+    const late = await post(`/buy-orders/${orderId}/cancel`, buyer.token, {}, 'k-21-409');
+    expect(late.status).toBe(409);
+    expect(await rowOf('k-21-409')).toEqual([{ caller_id: buyer.id, status: 'DONE', response_status: 409 }]);
+    const lateAgain = await post(`/buy-orders/${orderId}/cancel`, buyer.token, {}, 'k-21-409');
+    expect([lateAgain.status, lateAgain.body, lateAgain.replayed]).toEqual([409, late.body, true]);
+  });
+});
+
+/** POST through `app` with a bearer token and an optional Idempotency-Key. */
+async function postTo(app: TestApp['app'], url: string, token: string, key?: string): Promise<Raw> {
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    payload: '{}',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
+  });
+  return {
+    status: res.statusCode,
+    body: res.body,
+    replayed: res.headers['idempotent-replayed'] === 'true',
+    json: res.json(),
+  };
+}
+
+describe('at most IDEMPOTENCY_MAX_PER_MEMBER_DAY keys per caller a day (DECISIONS §21)', () => {
+  const CAP = 3;
+  let t2: TestApp;
+  let op2: FixtureMember;
+  beforeAll(async () => {
+    t2 = await createTestApp({ IDEMPOTENCY_MAX_PER_MEMBER_DAY: String(CAP) });
+    op2 = await operator(t2);
+  });
+  afterAll(() => t2?.close());
+
+  /** A buyer with one order already canceled: every further cancel is the handler's own 409 (a kept answer). */
+  const canceledOrder = async () => {
+    const { buyer, id } = await btcMarket(t2, op2);
+    const placed = await placeOrder(t2, buyer, buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id));
+    const orderId = (placed.body.returnData as { orderId: number }).orderId;
+    expect((await postTo(t2.app, `/buy-orders/${orderId}/cancel`, buyer.token)).status).toBe(200);
+    return { buyer, cancelUrl: `/buy-orders/${orderId}/cancel` };
+  };
+  const keysOf = async (callerId: number) =>
+    Number(
+      (
+        await sql<{ n: number }>`select count(*)::int as n from idempotency_keys
+          where caller_id = ${callerId}`.execute(t2.app.deps.db)
+      ).rows[0]?.n,
+    );
+
+  it('refuses a new key beyond the cap with 429 RATE_LIMITED; kept keys still answer; a day later a new key runs', async () => {
+    const { buyer, cancelUrl } = await canceledOrder();
+    // Answers that are not kept do not count.
+    for (let i = 0; i < CAP + 2; i++) {
+      expect((await postTo(t2.app, '/buy-orders/99999999/cancel', buyer.token, `k-miss-${i}`)).status).toBe(
+        404,
+      );
+    }
+    for (let i = 0; i < CAP; i++) {
+      expect((await postTo(t2.app, cancelUrl, buyer.token, `k-cap-${i}`)).status).toBe(409);
+    }
+    const over = await postTo(t2.app, cancelUrl, buyer.token, `k-cap-${CAP}`);
+    expect(over.status).toBe(429);
+    expect(over.json.returnMessage).toBe('RATE_LIMITED');
+    const retryAfterSec = (over.json.returnData as { retryAfterSec: number }).retryAfterSec;
+    expect(retryAfterSec).toBeGreaterThan(0);
+    expect(retryAfterSec).toBeLessThanOrEqual(24 * 3600);
+    expect(await keysOf(buyer.id)).toBe(CAP);
+    // A kept key still answers its first answer, and a call without a key still runs.
+    const replay = await postTo(t2.app, cancelUrl, buyer.token, 'k-cap-0');
+    expect([replay.status, replay.replayed]).toEqual([409, true]);
+    expect((await postTo(t2.app, cancelUrl, buyer.token)).status).toBe(409);
+    // Another caller has their own allowance.
+    const other = await canceledOrder();
+    expect((await postTo(t2.app, other.cancelUrl, other.buyer.token, 'k-cap-0')).status).toBe(409);
+    // Once the oldest key is older than 24 h, a new key runs.
+    await sql`update idempotency_keys set created_at = now() - interval '25 hours'
+      where caller_id = ${buyer.id} and key = 'k-cap-0'`.execute(t2.app.deps.db);
+    const next = await postTo(t2.app, cancelUrl, buyer.token, `k-cap-${CAP}`);
+    expect([next.status, next.replayed]).toEqual([409, false]);
+    expect(await keysOf(buyer.id)).toBe(CAP);
+  });
+
+  it.runIf(onPostgres)(
+    'twenty parallel new keys of one caller: exactly the cap are kept, the rest 429',
+    async () => {
+      const { buyer, cancelUrl } = await canceledOrder();
+      const rs = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => postTo(t2.app, cancelUrl, buyer.token, `k-par-cap-${i}`)),
+      );
+      const statuses = rs.map((r) => r.status);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(CAP);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(20 - CAP);
+      expect(await keysOf(buyer.id)).toBe(CAP);
+    },
+  );
 });
 
 describe.runIf(onPostgres)('Idempotency-Key under parallel requests (PostgreSQL)', () => {

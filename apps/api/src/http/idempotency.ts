@@ -9,6 +9,7 @@ import type {
 import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db } from '../db/client.ts';
+import { inTx } from '../db/tx.ts';
 import { AppError } from '../errors/index.ts';
 import { memberIdOf } from './auth.ts';
 
@@ -52,7 +53,9 @@ const headers = z.looseObject({
     .describe(
       'DECISIONS §15: 1-64 of [A-Za-z0-9_-], made by the client per submit and kept across its retries. ' +
         'A repeat with the same body answers the first answer (header idempotent-replayed: true); another ' +
-        'body is 422 IDEMPOTENCY_KEY_REUSED; while the first runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS. Kept 24 h.',
+        'body is 422 IDEMPOTENCY_KEY_REUSED; while the first runs, 409 IDEMPOTENCY_KEY_IN_PROGRESS. Kept 24 h, ' +
+        'and only for a success or a 409/422 refusal (DECISIONS §21); a new key beyond ' +
+        'IDEMPOTENCY_MAX_PER_MEMBER_DAY keys in 24 h is 429 RATE_LIMITED.',
     ),
 });
 
@@ -96,10 +99,15 @@ function requestHash(request: FastifyRequest): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
-/** Successes and business refusals are replayed; 5xx, 429 and refusals of a step-up secret run again. */
+/**
+ * DECISIONS §21 (Stripe's rule): only an answer the handler gave is kept, and only a success or the handler's own
+ * 409/422 refusal (a state it found, which a retry would find again). A 400 (the request was wrong and may be
+ * corrected under the same key), 401, 403, 404, 429 and 5xx are not kept, nor a refused step-up secret (the
+ * secret is not part of the request hash, so a retry with the right one must run).
+ */
 function worthReplaying(status: number, payload: string): boolean {
-  if (status >= 500 || status === 429) return false;
-  if (status < 400) return true;
+  if (status >= 200 && status < 300) return true;
+  if (status !== 409 && status !== 422) return false;
   try {
     const code = (JSON.parse(payload) as { returnMessage?: unknown }).returnMessage;
     return !(typeof code === 'string' && SECRET_REFUSALS.has(code));
@@ -110,30 +118,67 @@ function worthReplaying(status: number, payload: string): boolean {
 
 const toArray = <T>(h: T | T[] | undefined): T[] => (h === undefined ? [] : Array.isArray(h) ? h : [h]);
 
+/** Limits of the idempotency records (DECISIONS §21). */
+export interface IdempotencyOptions {
+  /** Keys one caller may hold within 24 h (IDEMPOTENCY_MAX_PER_MEMBER_DAY); a new key beyond is 429. */
+  maxPerMemberDay: number;
+}
+
 /**
- * Idempotent money moves (DECISIONS §15), built once: every route registered after this call with
+ * Idempotent money moves (DECISIONS §15, §21), built once: every route registered after this call with
  * `config: { idempotent: true }` accepts an optional `Idempotency-Key` header (malformed: 400 VALIDATION_FAILED
  * {fields: {idempotency-key: INVALID_FORMAT}}). The key is scoped to the signed-in caller (the route's guard runs
- * first) and stored in `idempotency_keys` under the primary key (caller, key):
- * - the first request inserts the row IN_PROGRESS and runs; its answer is stored when it is below 500 (a
- *   refusal changed nothing and is answered again); a 5xx, a 429 or a refused step-up secret removes the row,
- *   so a retry runs;
+ * first, so a 401 never reaches a key) and stored in `idempotency_keys` under the primary key (caller, key):
+ * - the first request inserts the row IN_PROGRESS and runs; its answer is stored when it is a success or the
+ *   handler's own 409/422 refusal (see worthReplaying); any other answer removes the row, so a retry runs;
+ * - a caller already holding `maxPerMemberDay` keys of the last 24 h gets 429 RATE_LIMITED {retryAfterSec} for a
+ *   new key (a repeat of a kept key still answers); parallel claims of one caller are counted one by one;
  * - a repeat with the same method, route, params and body gets the stored status and body back, changing nothing;
  * - the same key with another request: 422 IDEMPOTENCY_KEY_REUSED;
  * - a repeat while the first still runs: 409 IDEMPOTENCY_KEY_IN_PROGRESS (the IETF idempotency-key draft's
  *   answer; nothing waits on a lock), unless the row is older than IDEMPOTENCY_STALE_SEC (a dead process).
  * Rows older than 24 h are deleted when their caller next claims a key and by a sweep every 10 minutes.
  */
-export function installIdempotency(app: FastifyInstance, db: Db): void {
+export function installIdempotency(app: FastifyInstance, db: Db, opts: IdempotencyOptions): void {
   const claims = new WeakMap<FastifyRequest, Claim>();
+  const max = opts.maxPerMemberDay;
   let lastSweepMs = 0;
+  const ttl = sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`;
 
   async function sweep(callerId: number): Promise<void> {
-    const ttl = sql`now() - make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`;
     await sql`delete from idempotency_keys where caller_id = ${callerId} and created_at < ${ttl}`.execute(db);
     if (Date.now() - lastSweepMs < SWEEP_INTERVAL_MS) return;
     lastSweepMs = Date.now();
     await sql`delete from idempotency_keys where created_at < ${ttl}`.execute(db);
+  }
+
+  /**
+   * Inserts the caller's claim of `key` unless the caller already holds `max` keys of the last 24 h. The
+   * caller's member row is locked first (FOR NO KEY UPDATE, which foreign-key checks do not wait for), so the
+   * count of a parallel claim, a later statement, sees this one's row: the cap holds exactly. The lock ends
+   * with this short transaction, before the handler runs. `full`: the cap refused the insert.
+   */
+  async function insertClaim(callerId: number, key: string, hash: string) {
+    return inTx(db, async (tx) => {
+      await sql`select 1 from members where id = ${callerId} for no key update`.execute(tx);
+      const r = await sql<{ held: number; inserted: boolean }>`with held as (
+          select count(*)::int as n from (select 1 from idempotency_keys
+            where caller_id = ${callerId} and created_at >= ${ttl} limit ${max}) kept),
+        ins as (insert into idempotency_keys (caller_id, key, request_hash, status)
+          select ${callerId}, ${key}, ${hash}, 'IN_PROGRESS' from held where held.n < ${max}
+          on conflict do nothing returning caller_id)
+        select (select n from held) as held, exists (select 1 from ins) as inserted`.execute(tx);
+      const row = r.rows[0];
+      return { inserted: Boolean(row?.inserted), full: Number(row?.held ?? 0) >= max };
+    });
+  }
+
+  /** Seconds until the caller's oldest key expires and frees a place (at least 1). */
+  async function secondsUntilFree(callerId: number): Promise<number> {
+    const r = await sql<{ sec: number | null }>`select ceil(extract(epoch from
+        min(created_at) + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS}) - now()))::int as sec
+      from idempotency_keys where caller_id = ${callerId}`.execute(db);
+    return Math.max(1, Number(r.rows[0]?.sec ?? 1));
   }
 
   async function replay(reply: FastifyReply, row: StoredRow): Promise<FastifyReply> {
@@ -152,18 +197,20 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     await sweep(callerId);
     // Three rounds: the row can vanish between our insert and our read when its owner got a 5xx.
     for (let round = 0; round < 3; round++) {
-      const inserted = await sql`insert into idempotency_keys (caller_id, key, request_hash, status)
-        values (${callerId}, ${key}, ${hash}, 'IN_PROGRESS') on conflict do nothing returning caller_id`.execute(
-        db,
-      );
-      if (inserted.rows.length > 0) {
+      const claim = await insertClaim(callerId, key, hash);
+      if (claim.inserted) {
         claims.set(request, { callerId, key });
         return;
       }
       const found = await sql<StoredRow>`select request_hash, status, response_status, response_body
         from idempotency_keys where caller_id = ${callerId} and key = ${key}`.execute(db);
       const row = found.rows[0];
-      if (!row) continue;
+      if (!row) {
+        if (claim.full) {
+          throw new AppError('RATE_LIMITED', { retryAfterSec: await secondsUntilFree(callerId) });
+        }
+        continue;
+      }
       if (row.request_hash !== hash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
       if (row.status === 'DONE') return replay(reply, row);
       const taken = await sql`update idempotency_keys set created_at = now()

@@ -5,6 +5,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Guards } from './auth.ts';
 import { OPERATIONS, type OperationDoc } from './operations.ts';
+import { OPS_API_PREFIX } from './operator-api.ts';
 
 type Auth = 'member' | 'operator' | 'optional' | 'none';
 
@@ -29,6 +30,8 @@ export function operationKey(method: string, url: string): string {
 }
 
 function authOf(route: RouteOptions, guards: Guards, doc: OperationDoc | undefined): Auth {
+  // The operator API's plugin guards its whole prefix (http/operator-api.ts); the other routes name their guard.
+  if (route.url.startsWith(`${OPS_API_PREFIX}/`)) return 'operator';
   const hooks: unknown[] = [...toArray(route.onRequest), ...toArray(route.preHandler)];
   if (hooks.includes(guards.requireOperator)) return 'operator';
   if (hooks.includes(guards.requireMember)) return 'member';
@@ -48,7 +51,9 @@ function errorsOf(schema: FastifySchema, route: RouteOptions, auth: Auth, doc: O
   if (auth === 'member' || auth === 'operator') codes.add('MEMBER_SUSPENDED');
   if (auth === 'operator') codes.add('FORBIDDEN');
   if (route.config?.idempotent) {
-    for (const c of ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'] as const) codes.add(c);
+    // RATE_LIMITED: a new key beyond IDEMPOTENCY_MAX_PER_MEMBER_DAY (DECISIONS §21)
+    for (const c of ['IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'RATE_LIMITED'] as const)
+      codes.add(c);
   }
   for (const c of doc?.errors ?? []) codes.add(c);
   return [...codes];
@@ -77,8 +82,9 @@ function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
 /**
  * The swagger `transform` of the API document (DECISIONS §15): the zod schemas become JSON schemas
  * (fastify-type-provider-zod), then each operation gets its operationId and summary from OPERATIONS, its
- * bearer security from the guard it runs, and its error answers with the envelope schema. A route missing
- * from OPERATIONS is left without operationId, which apps/api/test/openapi.test.ts refuses.
+ * bearer security from the guard it runs, and its error answers with the envelope schema. An operator route
+ * brings its entry in its config (http/operator-api.ts). A route with neither is left without operationId,
+ * which apps/api/test/openapi.test.ts refuses.
  */
 export function createDocTransform(guards: Guards): SwaggerTransform {
   return (input) => {
@@ -86,7 +92,7 @@ export function createDocTransform(guards: Guards): SwaggerTransform {
     const schema = out.schema as FastifySchema & { hide?: boolean; response?: Record<string, unknown> };
     if (schema.hide) return out;
     const method = toArray(input.route.method)[0] ?? 'GET';
-    const doc = OPERATIONS[operationKey(method, input.url)];
+    const doc = input.route.config?.operation ?? OPERATIONS[operationKey(method, input.url)];
     const auth = authOf(input.route, guards, doc);
     const response = { ...(schema.response ?? {}) };
     if (!Object.keys(response).some((s) => s.startsWith('2'))) response['200'] = { description: 'Success' };

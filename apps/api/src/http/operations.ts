@@ -30,8 +30,9 @@ const PURCHASE: ErrorCode[] = [
 ];
 
 /**
- * Every operation of the API, keyed by "METHOD /fastify/:path". A route without an entry fails
- * apps/api/test/openapi.test.ts: add one line here with every new route.
+ * Every operation of the member API, keyed by "METHOD /fastify/:path". A route without an entry fails
+ * apps/api/test/openapi.test.ts: add one line here with every new route. Operator routes (/ops/api/v1) carry
+ * their entry beside the route instead (`doc` of http/operator-api.ts).
  */
 export const OPERATIONS: Record<string, OperationDoc> = {
   'GET /healthz': {
@@ -138,49 +139,22 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'RATE_LIMITED',
     ],
   },
-  'POST /ops/api/v1/deposits': {
-    operationId: 'opsCreditDeposit',
-    summary: 'Credits an on-chain deposit to the wallet owning the address, once per coin, TxID and index.',
-    errors: ['WALLET_NOT_FOUND', 'DUPLICATE_ENTRY', 'INVALID_ADDRESS', 'INVALID_STATE'],
-  },
-  'GET /ops/api/v1/chain/status': {
-    operationId: 'opsGetChainStatus',
-    summary: "Each coin's deposit watcher: scanned height against the node's, lag, last scan and last error.",
-  },
-  'GET /ops/api/v1/chain/unmatched': {
-    operationId: 'opsListUnmatchedPayments',
-    summary:
-      'Lists payments to the platform that match no member (e.g. XRP without a known tag), oldest first.',
-  },
-  'POST /ops/api/v1/chain/unmatched/:id/assign': {
-    operationId: 'opsAssignUnmatchedPayment',
-    summary: "Credits an unmatched payment to a member's wallet of its coin, once (audited).",
-    errors: ['NOT_FOUND', 'INVALID_STATE', 'WALLET_NOT_FOUND', 'DUPLICATE_ENTRY'],
-  },
-  'POST /ops/api/v1/chain/unmatched/:id/return': {
-    operationId: 'opsReturnUnmatchedPayment',
-    summary: 'Records that an unmatched payment was sent back to its sender (audited; nothing is credited).',
-    errors: ['NOT_FOUND', 'INVALID_STATE'],
-  },
-  'GET /ops/api/v1/withdrawals': {
-    operationId: 'opsListWithdrawals',
-    summary: 'Lists external withdrawals by status, oldest first.',
-  },
-  'POST /ops/api/v1/withdrawals/:id/complete': {
-    operationId: 'opsCompleteWithdrawal',
-    summary: 'Marks a pending withdrawal sent on chain with its TxID.',
-    errors: ['NOT_FOUND', 'INVALID_STATE'],
-  },
-  'POST /ops/api/v1/withdrawals/:id/reject': {
-    operationId: 'opsRejectWithdrawal',
-    summary: 'Rejects a pending withdrawal and returns the amount and fee to the member.',
-    errors: ['NOT_FOUND', 'INVALID_STATE'],
-  },
 
   'POST /api/v1/sell-listings': {
     operationId: 'createSellListing',
-    summary: 'Lists coins for sale: the maximum quantity moves into escrow until an operator approves.',
-    errors: ['WALLET_NOT_FOUND', 'DUPLICATE_SELLER', 'INSUFFICIENT_BALANCE'],
+    summary:
+      'Lists coins for sale after the step-up: the maximum quantity moves into escrow until an operator approves.',
+    errors: [
+      'WALLET_NOT_FOUND',
+      'DUPLICATE_SELLER',
+      'INSUFFICIENT_BALANCE',
+      'STEP_UP_REQUIRED',
+      'INVALID_CREDENTIALS',
+      'CODE_EXPIRED',
+      'CODE_MISMATCH',
+      'CODE_TRIES_EXCEEDED',
+      'RATE_LIMITED',
+    ],
   },
   'GET /api/v1/sell-listings': {
     operationId: 'listTradeListings',
@@ -297,77 +271,5 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     operationId: 'getPrices',
     summary: 'Won prices and 24 h changes of every coin, cached and stale-tolerant.',
     errors: ['PRICE_UNAVAILABLE'],
-  },
-
-  'GET /ops/api/v1/listings': {
-    operationId: 'opsListListings',
-    summary: 'Lists listings by status for review, oldest first.',
-  },
-  'POST /ops/api/v1/listings/:id/approve': {
-    operationId: 'opsApproveListing',
-    summary: 'Approves a pending listing: it opens on the trade list.',
-    errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
-  },
-  'POST /ops/api/v1/listings/:id/reject': {
-    operationId: 'opsRejectListing',
-    summary: 'Rejects a pending listing with a reason; its escrow returns to the seller.',
-    errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
-  },
-  'GET /ops/api/v1/orders': {
-    operationId: 'opsListOrders',
-    summary: 'Lists orders by status, disputes first in the dispute queue.',
-  },
-  'GET /ops/api/v1/orders/:id': { operationId: 'opsGetOrder', errors: ['ORDER_NOT_FOUND'] },
-  'POST /ops/api/v1/orders/:id/cancel': {
-    operationId: 'opsCancelOrder',
-    summary: 'Cancels any live order with a reason (audited); the quantity returns to the seller.',
-    errors: ['ORDER_NOT_FOUND', 'INVALID_STATE'],
-  },
-  'POST /ops/api/v1/orders/:id/complete': {
-    operationId: 'opsCompleteOrder',
-    summary: 'Completes any live order with a reason (audited): escrow goes to the buyer.',
-    errors: ['ORDER_NOT_FOUND', 'INVALID_STATE'],
-  },
-  'GET /ops/api/v1/members': {
-    operationId: 'opsSearchMembers',
-    summary: 'Searches members by login ID, nickname, name or phone.',
-  },
-  'GET /ops/api/v1/members/:id': {
-    operationId: 'opsGetMember',
-    summary: 'One member with bank details, wallets and balances, and live listing and order counts.',
-    errors: ['NOT_FOUND_MEMBER_ID'],
-  },
-  'POST /ops/api/v1/members/:id/suspend': {
-    operationId: 'opsSuspendMember',
-    summary: 'Suspends a member with a reason and ends their sessions (audited).',
-    errors: ['NOT_FOUND_MEMBER_ID', 'INVALID_STATE'],
-  },
-  'POST /ops/api/v1/members/:id/unsuspend': {
-    operationId: 'opsUnsuspendMember',
-    summary: 'Lifts a suspension (audited).',
-    errors: ['NOT_FOUND_MEMBER_ID', 'INVALID_STATE'],
-  },
-  'GET /ops/api/v1/audit-log': { operationId: 'opsListAuditLog', summary: 'The audit log, newest first.' },
-  'GET /ops/api/v1/ledger/check': {
-    operationId: 'opsCheckLedger',
-    summary: 'Runs every ledger invariant and answers the problems found.',
-  },
-  'GET /ops/api/v1/summary': {
-    operationId: 'opsGetSummary',
-    summary: 'Counts for the console overview: pending listings, withdrawals, disputes, members.',
-  },
-  'GET /ops/api/v1/totp': {
-    operationId: 'opsGetTotp',
-    summary: "Tells whether the operator's authenticator (TOTP) is enrolled and confirmed.",
-  },
-  'POST /ops/api/v1/totp/enroll': {
-    operationId: 'opsEnrollTotp',
-    summary: 'Starts TOTP enrollment: answers a new secret and its otpauth URI.',
-    errors: ['TOTP_ALREADY_ENROLLED'],
-  },
-  'POST /ops/api/v1/totp/confirm': {
-    operationId: 'opsConfirmTotp',
-    summary: 'Confirms TOTP enrollment with a code from the authenticator app.',
-    errors: ['TOTP_ALREADY_ENROLLED', 'TOTP_INVALID', 'INVALID_STATE'],
   },
 };

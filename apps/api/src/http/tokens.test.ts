@@ -5,7 +5,7 @@ import { createAccessTokens } from './tokens.ts';
 const SID = '2f1c0a4e-9b7d-4c1e-8f3a-5d6e7f809a1b';
 
 /**
- * Access tokens (DECISIONS §6, §13): a token verified once is remembered until its `exp` (issue 15), which must
+ * Access tokens (DECISIONS §6, §13): a token verified once is remembered until its `exp`, which must
  * never let an expired, altered or foreign token through.
  */
 describe('access tokens', () => {
@@ -18,9 +18,11 @@ describe('access tokens', () => {
     vi.setSystemTime(new Date('2026-11-22T10:00:00Z'));
     const tokens = createAccessTokens(randomBytes(32), 60);
     const token = await tokens.sign({ memberId: 7, role: 'MEMBER', sid: SID });
-    expect(await tokens.verify(token)).toEqual({ memberId: 7, role: 'MEMBER', sid: SID });
+    // with its expiry (epoch seconds): the event stream ends then (DECISIONS §21)
+    const exp = Date.parse('2026-11-22T10:01:00Z') / 1000;
+    expect(await tokens.verify(token)).toEqual({ memberId: 7, role: 'MEMBER', sid: SID, exp });
     vi.setSystemTime(new Date('2026-11-22T10:00:59Z'));
-    expect(await tokens.verify(token)).toEqual({ memberId: 7, role: 'MEMBER', sid: SID });
+    expect(await tokens.verify(token)).toEqual({ memberId: 7, role: 'MEMBER', sid: SID, exp });
     // remembered, but past `exp`: refused as jose would refuse it
     vi.setSystemTime(new Date('2026-11-22T10:01:00Z'));
     await expect(tokens.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });

@@ -14,6 +14,11 @@ export interface AccessClaims {
   sid: string;
 }
 
+/** What a verified token says: its claims and when it expires (`exp`, epoch seconds). */
+export interface VerifiedClaims extends AccessClaims {
+  exp: number;
+}
+
 // A session id is the refresh-token family, a UUID (session.ts).
 const SID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 // `sub` is the member id in decimal, written by sign(): nothing else ("3abc", "03", "1e3") is read as an id.
@@ -25,8 +30,8 @@ export const VERIFIED_TOKENS_KEPT = 10_000;
 /** Signs and verifies access tokens: HS256 JWTs, `accessTokenTtlSec` long (DECISIONS §6). */
 export interface AccessTokens {
   sign(claims: AccessClaims): Promise<string>;
-  /** Throws AppError UNAUTHORIZED / TOKEN_EXPIRED. */
-  verify(token: string): Promise<AccessClaims>;
+  /** The token's claims and expiry. Throws AppError UNAUTHORIZED / TOKEN_EXPIRED. */
+  verify(token: string): Promise<VerifiedClaims>;
 }
 
 /**
@@ -77,7 +82,7 @@ export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTo
       if (known) {
         // jose's rule: expired once `exp` <= now in whole seconds
         if (known.exp <= Math.floor(Date.now() / 1000)) throw new AppError('TOKEN_EXPIRED');
-        return known.claims;
+        return { ...known.claims, exp: known.exp };
       }
       try {
         // DECISIONS §13: `exp`, `iat`, `sub` and `sid` are required; a token without an expiry never dies.
@@ -93,8 +98,9 @@ export function createAccessTokens(secret: Uint8Array, ttlSec: number): AccessTo
         }
         if (typeof sid !== 'string' || !SID_RE.test(sid)) throw new AppError('UNAUTHORIZED');
         const claims: AccessClaims = { memberId, role, sid };
-        verified.set(token, { claims, exp: Number(payload.exp) });
-        return claims;
+        const exp = Number(payload.exp);
+        verified.set(token, { claims, exp });
+        return { ...claims, exp };
       } catch (err) {
         if (err instanceof errors.JWTExpired) throw new AppError('TOKEN_EXPIRED');
         throw new AppError('UNAUTHORIZED');

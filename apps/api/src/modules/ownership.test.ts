@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /*
- * "SQL lives in the owner's repo.ts" (issue 10, docs/architecture.md "Module map"): a module's SQL sits in
+ * "SQL lives in the owner's repo.ts" (docs/architecture.md "Module map"): a module's SQL sits in
  * its `repo.ts` / `repo-<topic>.ts` (writes, locks, its own reads) or its `queries.ts` / `<x>-queries.ts`
  * (read models). Routes, services and the other files call those functions; this test fails when one of them
  * writes SQL itself, raw or through Kysely's builder.
@@ -22,7 +22,7 @@ const EXCEPTIONS: Record<string, string> = {
     'Prometheus gauges (orders by status, escrow totals, timer lag) collected on scrape; read only, a ' +
     'module of its own with no table, and a function per owner would only move the same three counts',
   'orders/invariants.ts':
-    'escrow invariants over listings, orders and the ledger in one snapshot (docs/decisions.md "Cross-owner ' +
+    'escrow invariants over listings, orders and the ledger in one snapshot (docs/engineering-log.md "Cross-owner ' +
     'reads"); splitting them by owner would lose the single snapshot',
 };
 

@@ -39,6 +39,7 @@ export async function startE2EServer(env: Record<string, string> = {}): Promise<
         SMS_RESEND_COOLDOWN_SEC: '0',
         SMS_PER_IP_PER_HOUR: '1000',
         SMS_PER_PHONE_PER_HOUR: '1000',
+        SMS_PER_MEMBER_PER_HOUR: '1000',
         ...env,
       },
       { serveWeb: true },

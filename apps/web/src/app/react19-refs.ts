@@ -5,7 +5,7 @@ import { options, type VNode } from 'preact';
  * forwardRef and memo components and otherwise attaches the ref to the component instance. This hook gives
  * every plain function component React 19's behaviour, so a component written as
  * `function Field({ ref, ...props }) { return <input ref={ref} {...props} /> }` gets the input, as it would on
- * React (docs/decisions.md "Front door"). Class components keep the instance ref; forwardRef, memo and lazy
+ * React (docs/engineering-log.md "Front door"). Class components keep the instance ref; forwardRef, memo and lazy
  * (compat marks them `_forwarded`) keep compat's own handling. Imported first by main.tsx.
  */
 type FunctionType = ((props: object) => unknown) & { _forwarded?: boolean; prototype?: { render?: unknown } };

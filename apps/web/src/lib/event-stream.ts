@@ -32,19 +32,29 @@ class Fatal extends Error {}
 
 /**
  * Opens GET /api/v1/events (DECISIONS §12) with a fetch-based SSE client (the bearer token goes in the
- * Authorization header, which EventSource cannot send) and returns the function that closes it. The
- * library resumes with Last-Event-ID; a 401 refreshes the token once and reconnects; another 4xx ends
- * the stream; other failures and server-side closes reconnect with backoff; a hidden tab closes the
- * stream and a visible one reopens it (the library's default).
+ * Authorization header, which EventSource cannot send) and returns the function that closes it. Every
+ * (re)connect reads the current access token (the library copies its `headers` once, so they would keep the
+ * first token forever). The server ends a stream when its token expires or its session ends (DECISIONS §21),
+ * saying why in a last `end` event: after TOKEN_EXPIRED the token is refreshed before reconnecting. The library
+ * resumes with Last-Event-ID; a 401 refreshes the token once and reconnects; another 4xx ends the stream;
+ * other failures and server-side closes reconnect with backoff; a hidden tab closes the stream and a visible
+ * one reopens it (the library's default).
  */
 export function openEventStream(o: EventStreamOptions): () => void {
   const ac = new AbortController();
   let failures = 0;
   let opened = false;
+  let refreshFirst = false;
   void fetchEventSource(`${API_BASE}/api/v1/events`, {
     signal: ac.signal,
-    get headers() {
-      return { authorization: `Bearer ${o.token() ?? ''}` };
+    async fetch(input, init) {
+      if (refreshFirst) {
+        refreshFirst = false;
+        await o.refresh();
+      }
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${o.token() ?? ''}`);
+      return fetch(input, { ...init, headers });
     },
     async onopen(res) {
       if (res.ok && res.headers.get('content-type')?.startsWith(EventStreamContentType)) {
@@ -64,10 +74,15 @@ export function openEventStream(o: EventStreamOptions): () => void {
       } catch {
         return;
       }
+      if (msg.event === 'end') {
+        // the stream's own ending, not an app event: the token ran out, so a fresh one opens the next
+        refreshFirst = data.reason === 'TOKEN_EXPIRED';
+        return;
+      }
       o.onEvent(msg.event || 'message', data);
     },
     onclose() {
-      // the server ends streams (token lifetime, restarts): reconnect
+      // the server ends streams (token lifetime, session ended, restarts): reconnect
       throw new Error('events: closed by the server');
     },
     onerror(err) {

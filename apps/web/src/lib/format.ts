@@ -1,24 +1,10 @@
-import { formatKrw, fromUnits, groupDecimal, toUnits } from '@p2p/contract/money.ts';
+import { formatKrw } from '@p2p/contract/money.ts';
 
-/**
- * Display helpers (SPEC §9): KRW with 0 decimals and separators; quantities truncated (never rounded up) to
- * `decimals` fractional digits with trailing zeros dropped. Amounts stay strings/bigint, never floats.
+/*
+ * Display helpers (SPEC §9). The money arithmetic is the contract's (money.ts), shared with the API; the
+ * screens' names for it are kept here so the pages read as before.
  */
-export function formatQty(qty: string, decimals = 4): string {
-  const units = toUnits(qty);
-  const step = 10n ** BigInt(8 - decimals);
-  const truncated = fromUnits((units / step) * step);
-  return groupDecimal(truncated);
-}
-
-export function formatWon(krw: number): string {
-  return formatKrw(krw);
-}
-
-/** The smaller of two decimal quantity strings. */
-export function minQtyOf(a: string, b: string): string {
-  return toUnits(a) <= toUnits(b) ? a : b;
-}
+export { formatKrw as formatWon, formatQty, smallerQty as minQtyOf } from '@p2p/contract/money.ts';
 
 /**
  * An amount of won read the Korean way, in 만 (10,000) units (issue 13): 2,010,000 -> 201만원,

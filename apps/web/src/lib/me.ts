@@ -1,18 +1,17 @@
+import type { Profile as MemberProfile } from '@p2p/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from './api-client';
 import { useSession } from './session';
 import { STORAGE_KEYS, writeJson } from './storage';
 
-/** The member profile of GET /my (SPEC §3 userInfo). Bank fields are empty until set in /modify. */
-export interface Profile {
-  loginId: string;
-  nickname: string;
-  name: string;
-  countryCode: string;
-  phoneE164: string;
-  bankName: string | null;
-  accountNo: string | null;
-}
+/**
+ * The member profile of GET /my as stored in userInfo (SPEC §3): the contract's Profile without the ids and
+ * statuses the screens do not keep. Bank fields are empty until set in /modify.
+ */
+export type Profile = Pick<
+  MemberProfile,
+  'loginId' | 'nickname' | 'name' | 'countryCode' | 'phoneE164' | 'bankName' | 'accountNo'
+>;
 
 interface RawProfile extends Partial<Profile> {
   nickName?: string;

@@ -1,4 +1,4 @@
--- The trade room (DECISIONS §12, issue 12): order chat with images, the members' live event backlog,
+-- The trade room (DECISIONS §12): order chat with images, the members' live event backlog,
 -- notifications with read state, SMS alert settings and Web Push subscriptions.
 --
 -- Order and listing state changes feed the chat, the notifications and the live events from triggers on

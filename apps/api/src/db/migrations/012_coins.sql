@@ -1,4 +1,4 @@
--- The coin registry in the database (issue 10): one row per coin of the contract's COIN_SPECS
+-- The coin registry in the database: one row per coin of the contract's COIN_SPECS
 -- (packages/contract/src/coins.ts). Every coin column references it instead of repeating a CHECK list, so a
 -- new coin is one row inserted by a migration; its BIP-32 index counter comes with it (trigger below).
 -- apps/api/src/chains/registry.test.ts checks that the rows and the registry list the same coins.

@@ -1,4 +1,4 @@
--- The trade list cache (issue 15): every API instance keeps the serialized public trade list for a second or
+-- The trade list cache: every API instance keeps the serialized public trade list for a second or
 -- two and drops it the moment any instance commits a change to what a card of that list shows. These triggers
 -- NOTIFY on the `trade_list` channel; pg_notify is delivered only on commit and identical notifications of one
 -- transaction are folded into one, so a purchase sends one whatever it touched.

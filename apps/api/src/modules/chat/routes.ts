@@ -14,7 +14,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors/index.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import { makeLimit } from '../identity/limits.ts';
+import { makeLimit } from '../identity/index.ts';
 import {
   type ChatCaller,
   chatAccess,

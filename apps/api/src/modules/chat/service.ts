@@ -11,10 +11,9 @@ import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import { recordMessageEvents, recordOpsEvent } from '../events/repo.ts';
-import { notifyMessageOnce } from '../notifications/repo.ts';
-import { orderStanding } from '../orders/queries.ts';
-import { settleOrder } from '../orders/transitions.ts';
+import { recordMessageEvents, recordOpsEvent } from '../events/index.ts';
+import { notifyMessageOnce } from '../notifications/index.ts';
+import { orderStanding, settleOrder } from '../orders/index.ts';
 import {
   insertChatImage,
   insertMessage,

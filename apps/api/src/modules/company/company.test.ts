@@ -7,7 +7,7 @@ afterEach(async () => {
   t = undefined;
 });
 
-describe('GET /api/v1/company (issue 13)', () => {
+describe('GET /api/v1/company', () => {
   it('answers the configured business details to anyone, publicly cacheable', async () => {
     t = await createTestApp(
       {

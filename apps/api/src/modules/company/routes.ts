@@ -8,7 +8,7 @@ import type { FastifyZod } from '../../http/types.ts';
 export const COMPANY_MAX_AGE_SEC = 3600;
 
 /**
- * GET /api/v1/company (issue 13): the operator's business details from configuration, for the footer.
+ * GET /api/v1/company: the operator's business details from configuration, for the footer.
  * Served at run time rather than built into the web app, so one build serves any operator.
  */
 export default async function companyRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {

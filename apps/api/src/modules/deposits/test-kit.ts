@@ -2,7 +2,7 @@ import type { Coin, Transfer } from '@p2p/contract';
 import { createMember, createWalletFor, type FixtureMember } from '../../../test/fixtures.ts';
 import type { TestApp } from '../../../test/helpers.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
-import type { WalletRow } from '../wallets/service.ts';
+import type { WalletRow } from '../wallets/index.ts';
 import type { DepositWatcher } from './watcher.ts';
 
 /** Shared by the deposit watcher's tests: members with wallets, reading their deposits and balances. */

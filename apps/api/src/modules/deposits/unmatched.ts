@@ -11,9 +11,8 @@ import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { toPage } from '../../http/page.ts';
-import { audit } from '../ops/audit.ts';
-import { creditAssignedDeposit } from '../wallets/chain-deposits.ts';
-import { findActiveWallet } from '../wallets/service.ts';
+import { audit } from '../audit/index.ts';
+import { creditAssignedDeposit, findActiveWallet } from '../wallets/index.ts';
 import { countUnmatched, unmatchedPage, watcherStatusRows } from './queries.ts';
 import { decideUnmatched, lockUnmatched, type UnmatchedRow } from './repo.ts';
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeChain, randomTxid } from '../../../test/fake-chain.ts';
 import { createMember, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { loadConfig } from '../../config.ts';
 import { entryRef } from '../../ledger/entries.ts';
 import {
   available,
@@ -341,8 +342,8 @@ describe('many instances', () => {
     expect((await w2.scan()).active).toBe(false);
     expect(await available(t, ivy, 'ETH')).toBe(100_000_000n);
 
-    // a crashed holder (it just stops renewing) is replaced once its lease ran out: w2 had 600 ms leases,
-    // w1's is CHAIN_LEASE_MS (30 s): simulate its lapse by waiting out w2's own after it takes over.
+    // a crashed holder (it just stops renewing) is replaced once its lease ran out: w1's lease is
+    // CHAIN_LEASE_MS (30 s), so its running out is written instead of waited for.
     await t.app.deps.db
       .updateTable('chain_watchers')
       .set({ lease_until: new Date(Date.now() - 1000) })
@@ -489,6 +490,11 @@ describe('a node that fails', () => {
     b.hash = good;
     await scanToTip(watcher());
     expect((await statusOf()).eth.scannedHeight).toBe(chain.tip);
+  });
+
+  it('refuses a lease that a pause between passes would let lapse', () => {
+    expect(() => loadConfig({ CHAIN_POLL_MS: '20000' })).toThrow(/CHAIN_LEASE_MS must be more than twice/);
+    expect(loadConfig({ CHAIN_POLL_MS: '20000', CHAIN_LEASE_MS: '60000' }).chainWatch.leaseMs).toBe(60_000);
   });
 
   it('keeps credentials of a node URL out of error texts', () => {

@@ -13,7 +13,7 @@ import {
   settleChainDeposits,
   walletsByAddresses,
   walletsByDestinationTags,
-} from '../wallets/chain-deposits.ts';
+} from '../wallets/index.ts';
 import {
   type CheckedBlock,
   type CheckedPayment,
@@ -63,7 +63,10 @@ export interface WatcherOptions {
   maxBlocksPerScan?: number;
   /** Applied blocks kept for finding a fork. Default max(200, 3 × required + 10). */
   keepBlocks?: number;
-  /** Longest back-off after failures. Default 60 s. */
+  /**
+   * Longest back-off after failures. Default 60 s, or half the lease when that is shorter: the holder keeps
+   * renewing while its node is down, so the lease does not wander between instances that all fail alike.
+   */
   maxBackoffMs?: number;
 }
 
@@ -131,7 +134,7 @@ export class DepositWatcher {
     this.o = {
       maxBlocksPerScan: 100,
       keepBlocks: Math.max(200, 3 * opts.requiredConfirmations + 10),
-      maxBackoffMs: 60_000,
+      maxBackoffMs: Math.max(opts.pollMs, Math.min(60_000, Math.floor(opts.leaseMs / 2))),
       ...opts,
     };
     this.stopSignal = new Promise<never>((_, reject) => {

@@ -2,7 +2,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DbHandle } from '../../db/client.ts';
 import { listenChannel } from '../../db/listen.ts';
 
-/** The channel the member_events trigger notifies on (010_trade_room.sql). */
+/**
+ * The channel the member_events trigger notifies on (010_trade_room.sql); the session triggers announce revoked
+ * sessions on it too (016_session_end_notify.sql), so one listening connection serves both.
+ */
 export const EVENT_CHANNEL = 'trade_room';
 
 /** One committed live event: its backlog id, its member (null = every operator), its name and data. */
@@ -14,18 +17,29 @@ export interface LiveEvent {
 }
 
 /**
- * Committed events of every API instance (DECISIONS §12, §14): PostgreSQL LISTEN on one dedicated
+ * A session that ended on some instance (DECISIONS §21): `sid` the revoked refresh-token family, or null when the
+ * member was suspended (every session of theirs).
+ */
+export interface SessionEnd {
+  memberId: number;
+  sid: string | null;
+}
+
+/**
+ * Committed events of every API instance (DECISIONS §12, §14, §21): PostgreSQL LISTEN on one dedicated
  * connection (outside the pool, which would hand a LISTENing connection to a query), reconnected with
- * backoff when it drops; embedded PGlite uses its own listen. `onReconnect` handlers run after the
- * listener came back, so callers catch up from the backlog on what they may have missed meanwhile.
+ * backoff when it drops; embedded PGlite uses its own listen. `subscribe` gets the live events, `onSessionEnd`
+ * the revoked sessions. `onReconnect` handlers run after the listener came back, so callers catch up from the
+ * backlog (and recheck their streams' sessions) on what they may have missed meanwhile.
  */
 export interface EventBus {
   subscribe(handler: (e: LiveEvent) => void): void;
+  onSessionEnd(handler: (e: SessionEnd) => void): void;
   onReconnect(handler: () => void): void;
   close(): Promise<void>;
 }
 
-function parse(payload: string | undefined): LiveEvent | null {
+function parse(payload: string | undefined): LiveEvent | SessionEnd | null {
   if (!payload) return null;
   try {
     const raw = JSON.parse(payload) as {
@@ -33,7 +47,12 @@ function parse(payload: string | undefined): LiveEvent | null {
       m: number | null;
       t: LiveEvent['type'];
       d: LiveEvent['data'];
+      end?: string | null;
     };
+    if ('end' in raw) {
+      if (raw.m === null) return null;
+      return { memberId: Number(raw.m), sid: typeof raw.end === 'string' ? raw.end : null };
+    }
     return { id: Number(raw.id), memberId: raw.m === null ? null : Number(raw.m), type: raw.t, data: raw.d };
   } catch {
     return null;
@@ -43,11 +62,10 @@ function parse(payload: string | undefined): LiveEvent | null {
 /** Starts listening; never throws for a database that is down (the listener retries until it is back). */
 export async function startEventBus(dbh: DbHandle, log: FastifyBaseLogger): Promise<EventBus> {
   const handlers: ((e: LiveEvent) => void)[] = [];
+  const endings: ((e: SessionEnd) => void)[] = [];
   const reconnects: (() => void)[] = [];
-  const emit = (payload: string | undefined) => {
-    const e = parse(payload);
-    if (!e) return;
-    for (const h of handlers) {
+  const run = <T>(list: ((e: T) => void)[], e: T) => {
+    for (const h of list) {
       try {
         h(e);
       } catch (err) {
@@ -55,9 +73,18 @@ export async function startEventBus(dbh: DbHandle, log: FastifyBaseLogger): Prom
       }
     }
   };
+  const emit = (payload: string | undefined) => {
+    const e = parse(payload);
+    if (!e) return;
+    if ('sid' in e) run(endings, e);
+    else run(handlers, e);
+  };
   const base = {
     subscribe: (h: (e: LiveEvent) => void) => {
       handlers.push(h);
+    },
+    onSessionEnd: (h: (e: SessionEnd) => void) => {
+      endings.push(h);
     },
     onReconnect: (h: () => void) => {
       reconnects.push(h);

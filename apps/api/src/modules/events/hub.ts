@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
-import type { LiveEvent } from './bus.ts';
+import { liveSessions } from '../identity/index.ts';
+import type { LiveEvent, SessionEnd } from './bus.ts';
 import { eventKnownTo, eventsAfter, latestEventId } from './repo.ts';
 
 /** Bytes a stream may have queued in its socket before it counts as stalled and is closed (it resumes). */
@@ -12,6 +13,14 @@ const MAX_PENDING = 256;
 const MAX_REPLAY = 500;
 /** Ids remembered per stream to drop an event met twice (live and in the catch-up read). */
 const RECENT_IDS = 64;
+/** The longest a timer can wait (setTimeout fires at once beyond it). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Why the server ends a stream, sent as its last event (`end` {reason}): TOKEN_EXPIRED (the client refreshes its
+ * token, then reconnects) or SESSION_ENDED (logout, password change, suspension: a reconnect is refused).
+ */
+export type EndReason = 'TOKEN_EXPIRED' | 'SESSION_ENDED';
 
 /** One open event stream of one member (GET /api/v1/events). */
 class Stream {
@@ -23,6 +32,7 @@ class Stream {
   constructor(
     readonly memberId: number,
     readonly operator: boolean,
+    readonly sid: string,
     readonly res: ServerResponse,
     readonly onClose: () => void,
   ) {}
@@ -59,6 +69,12 @@ class Stream {
     this.res.write(chunk);
   }
 
+  /** Says why in a last `end` event, then closes. */
+  end(reason: EndReason): void {
+    this.send(`event: end\ndata: ${JSON.stringify({ reason })}\n\n`);
+    this.close();
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -71,17 +87,21 @@ class Stream {
 export interface StreamOptions {
   memberId: number;
   operator: boolean;
+  /** The session (refresh-token family) of the access token that opened the stream. */
+  sid: string;
   /** The Last-Event-ID the client sent (null: start from now). */
   lastEventId: number | null;
-  /** Closes the stream after this many ms (one access-token lifetime: the client reconnects with a fresh one). */
-  maxAgeMs: number;
+  /** When the access token expires (epoch ms): the stream ends then, the client reconnects with a fresh one. */
+  expiresAtMs: number;
 }
 
 /**
  * The open event streams of this API instance (DECISIONS §12). Events from the bus go to the streams of
  * their member (or of every operator); a new or resumed stream first replays the backlog after its
  * Last-Event-ID from member_events, holding live events meanwhile. Memory per stream is bounded (pending
- * queue, socket buffer, recent ids); one interval writes every stream's heartbeat.
+ * queue, socket buffer, recent ids); one interval writes every stream's heartbeat. A stream lives no longer
+ * than its access token and its session (DECISIONS §21): it ends when the token expires, and when the session
+ * is revoked on any instance (endSession, fed by the bus) or found dead on a recheck (open, recheckSessions).
  */
 export class EventHub {
   private readonly byMember = new Map<number, Set<Stream>>();
@@ -130,14 +150,17 @@ export class EventHub {
       set = new Set();
       this.byMember.set(o.memberId, set);
     }
-    const s: Stream = new Stream(o.memberId, o.operator, res, () => {
-      clearTimeout(ageTimer);
+    const s: Stream = new Stream(o.memberId, o.operator, o.sid, res, () => {
+      clearTimeout(expiry);
       const cur = this.byMember.get(o.memberId);
       cur?.delete(s);
       if (cur?.size === 0) this.byMember.delete(o.memberId);
     });
-    const ageTimer = setTimeout(() => s.close(), o.maxAgeMs);
-    ageTimer.unref();
+    const expiry = setTimeout(
+      () => s.end('TOKEN_EXPIRED'),
+      Math.min(MAX_TIMER_MS, Math.max(0, o.expiresAtMs - Date.now())),
+    );
+    expiry.unref();
     set.add(s);
     // The oldest streams of a member go first: a member cannot hold more than the limit open.
     while (set.size > this.opts.maxStreamsPerMember) {
@@ -147,16 +170,38 @@ export class EventHub {
     }
     res.on('close', () => s.close());
     try {
+      // The guard found the session live, but a revocation announced before this stream was registered would
+      // have passed it by: one look now that it is.
+      if (!(await liveSessions(this.db, [o.sid])).has(o.sid)) {
+        s.end('SESSION_ENDED');
+        return;
+      }
       await this.catchUp(s, o.lastEventId);
     } catch (err) {
       this.log.warn({ err }, 'live events: backlog read failed');
       s.close();
       return;
     }
+    if (s.closed) return;
     s.ready = true;
     const held = s.pending;
     s.pending = [];
     for (const e of held.sort((a, b) => a.id - b.id)) s.write(e);
+  }
+
+  /** A session ended on some instance: its streams on this one end (all of the member's when `sid` is null). */
+  endSession(e: SessionEnd): void {
+    for (const s of [...(this.byMember.get(e.memberId) ?? [])]) {
+      if (e.sid === null || s.sid === e.sid) s.end('SESSION_ENDED');
+    }
+  }
+
+  /** Ends the streams whose session is no longer live (after the bus reconnected: endings may have been missed). */
+  async recheckSessions(): Promise<void> {
+    const open = [...this.all()].filter((s) => !s.closed);
+    if (open.length === 0) return;
+    const live = await liveSessions(this.db, [...new Set(open.map((s) => s.sid))]);
+    for (const s of open) if (!live.has(s.sid)) s.end('SESSION_ENDED');
   }
 
   private async catchUp(s: Stream, lastEventId: number | null): Promise<void> {

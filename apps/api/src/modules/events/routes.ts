@@ -13,7 +13,9 @@ const LAST_EVENT_ID_RE = /^\d{1,15}$/;
  * included; DECISIONS §17), for operators also `ops` {kind, orderId | listingId}; every event has an `id:`
  * and a reconnect with `Last-Event-ID` replays what came after it (or sends `reset`). A comment line
  * every EVENTS_HEARTBEAT_SEC keeps proxies from closing an idle stream. A malformed Last-Event-ID is
- * 400 VALIDATION_FAILED before the stream opens.
+ * 400 VALIDATION_FAILED before the stream opens. The stream ends (DECISIONS §21) when its access token expires
+ * (last event `end` {reason: TOKEN_EXPIRED}: refresh, then reconnect) and within moments of its session being
+ * revoked on any instance: logout, password change or reset, suspension (`end` {reason: SESSION_ENDED}).
  */
 export function registerEventRoutes(app: FastifyZod, deps: AppDeps, hub: EventHub): void {
   app.get(
@@ -23,6 +25,10 @@ export function registerEventRoutes(app: FastifyZod, deps: AppDeps, hub: EventHu
       schema: {
         tags: ['trade-room'],
         summary: 'Live events of the signed-in member (text/event-stream)',
+        description:
+          'Events `order`, `message`, `notification` (operators also `ops`) and `reset`; the server ends the ' +
+          'stream when the access token expires or the session ends, with a last event `end` {reason: ' +
+          'TOKEN_EXPIRED | SESSION_ENDED} (DECISIONS §21).',
         security: [{ bearer: [] }],
       },
     },
@@ -53,8 +59,9 @@ export function registerEventRoutes(app: FastifyZod, deps: AppDeps, hub: EventHu
       await hub.open(res, {
         memberId: auth.memberId,
         operator: auth.role === 'OPERATOR',
+        sid: auth.sid,
         lastEventId,
-        maxAgeMs: Math.max(60, deps.config.accessTokenTtlSec) * 1000,
+        expiresAtMs: auth.exp * 1000,
       });
     },
   );

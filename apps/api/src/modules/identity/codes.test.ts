@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, onPostgres, type TestApp } from '../../../test/helpers.ts';
-import { RELAXED_LIMITS, randomPhone, requestAndReadCode, signupAndLogin } from './testkit.ts';
+import { RELAXED_LIMITS, randomPhone, requestAndReadCode, signupAndLogin } from './test-kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -80,22 +80,30 @@ describe('SMS codes (DECISIONS §6)', () => {
     expect((await verify(phone, second)).status).toBe(200);
   });
 
-  it('keeps signup and member codes apart', async () => {
+  it('keeps signup and member codes apart; a member’s code for another phone is a phone-change code', async () => {
     const m = await signupAndLogin(t);
+    const rowsOf = (phone: string) =>
+      t.app.deps.db
+        .selectFrom('sms_codes')
+        .select(['purpose', 'member_id', 'code_hash'])
+        .where('phone_e164', '=', phone)
+        .where('member_id', 'is not', null)
+        .execute();
     const phone = randomPhone();
-    const memberCode = await requestAndReadCode(t, phone, { token: m.accessToken });
-    expect((await verify(phone, memberCode)).body.returnMessage).toBe('CODE_EXPIRED');
-    expect((await verify(phone, memberCode, m.accessToken)).status).toBe(200);
-    const rows = await t.app.deps.db
-      .selectFrom('sms_codes')
-      .select(['purpose', 'member_id', 'code_hash'])
-      .where('phone_e164', '=', phone)
-      .execute();
-    expect(rows).toEqual([
-      { purpose: 'member', member_id: expect.any(Number), code_hash: expect.any(String) },
+    const changeCode = await requestAndReadCode(t, phone, { token: m.accessToken });
+    expect((await verify(phone, changeCode)).body.returnMessage).toBe('CODE_EXPIRED');
+    expect((await verify(phone, changeCode, m.accessToken)).status).toBe(200);
+    expect(await rowsOf(phone)).toEqual([
+      { purpose: 'phone_change', member_id: expect.any(Number), code_hash: expect.any(String) },
     ]);
     // Stored hashed: the plain code is nowhere in the row.
-    expect(rows[0]?.code_hash).not.toContain(memberCode);
+    expect((await rowsOf(phone))[0]?.code_hash).not.toContain(changeCode);
+    // The member's own phone gets a 'member' code (purchase check, step-up).
+    const ownCode = await requestAndReadCode(t, m.phone, { token: m.accessToken });
+    expect((await verify(m.phone, ownCode, m.accessToken)).status).toBe(200);
+    expect(await rowsOf(m.phone)).toEqual([
+      { purpose: 'member', member_id: expect.any(Number), code_hash: expect.any(String) },
+    ]);
   });
 
   it('an invalid bearer token on /sms is 401, not a silent signup code', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { RELAXED_LIMITS, randomId, randomPhone, requestAndReadCode, signupAndLogin } from './testkit.ts';
+import { RELAXED_LIMITS, randomId, randomPhone, requestAndReadCode, signupAndLogin } from './test-kit.ts';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { loadConfig } from '../../config.ts';
 import { AppError } from '../../errors/index.ts';
 import { createIdentityLimits } from './limits.ts';
-import { RELAXED_LIMITS, randomPhone, signupAndLogin } from './testkit.ts';
+import { RELAXED_LIMITS, randomPhone, signupAndLogin } from './test-kit.ts';
 
 const apps: TestApp[] = [];
 async function app(env: Record<string, string>): Promise<TestApp> {

@@ -25,15 +25,28 @@ export interface Limit {
   refund(key: string): Promise<void>;
 }
 
+/** Counts events per key over a fixed window, refusing nothing (the login slow-down reads it). */
+export interface Counter {
+  /** The events of `key` in its current window (0 when none). */
+  count(key: string): Promise<number>;
+  /** Counts one event of `key`. */
+  add(key: string): Promise<void>;
+}
+
 /** The identity limits of DECISIONS §6, each a setting of config.ts (SMS_*, LOGIN_*). */
 export interface IdentityLimits {
   smsCooldown: Limit;
   smsPerPhone: Limit;
   smsPerIp: Limit;
-  /** Login attempts per login id + IP (cleared by a success). */
+  /** Codes asked for by one signed-in member (member id), whatever phone or address: SMS pumping. */
+  smsPerMember: Limit;
+  /** Login attempts per login id + IP (cleared by a success): an address that guesses locks only itself. */
   login: Limit;
-  /** Failed logins per login id from any address (a distributed guess at one account). */
-  loginPerId: Limit;
+  /**
+   * Failed logins per login id from any address (a distributed guess at one account): never refuses, only
+   * slows that id's sign-ins down (DECISIONS §21), so nobody can lock another member out.
+   */
+  loginFailuresPerId: Counter;
   /** Failed logins per IP over any login ids (password spraying from one address). */
   loginPerIp: Limit;
   /** Failed logins per minute over the whole service: caps the argon2 work an attack can cause. */
@@ -84,6 +97,32 @@ export function makeLimit(spec: LimitSpec, redis: Redis | null, prefix: string):
   };
 }
 
+/** One named counter over Redis when given, else in process memory; a window of `durationSec`. */
+export function makeCounter(
+  spec: { name: string; durationSec: number },
+  redis: Redis | null,
+  prefix: string,
+) {
+  // Points are only ever read, never refused: the ceiling is just above anything that can be counted.
+  const base = {
+    keyPrefix: `${prefix}:${spec.name}`,
+    points: 2 ** 30,
+    duration: Math.max(1, spec.durationSec),
+  };
+  const limiter: RateLimiterAbstract = redis
+    ? new RateLimiterRedis({ ...base, storeClient: redis, insuranceLimiter: new RateLimiterMemory(base) })
+    : new RateLimiterMemory(base);
+  const counter: Counter = {
+    async count(key) {
+      return (await limiter.get(key))?.consumedPoints ?? 0;
+    },
+    async add(key) {
+      await limiter.penalty(key, 1);
+    },
+  };
+  return counter;
+}
+
 /**
  * Builds the identity limits over Redis when given (so several API instances share them, DECISIONS §9),
  * else in process memory. `prefix` namespaces the keys (tests use a unique one per run).
@@ -102,13 +141,18 @@ export function createIdentityLimits(config: Config, redis: Redis | null, prefix
       prefix,
     ),
     smsPerIp: makeLimit({ name: 'sms-ip', points: s.perIpPerHour, durationSec: 3600 }, redis, prefix),
+    smsPerMember: makeLimit(
+      { name: 'sms-member', points: s.perMemberPerHour, durationSec: 3600 },
+      redis,
+      prefix,
+    ),
     login: makeLimit(
       { name: 'login', points: config.login.maxAttempts, durationSec: config.login.windowSec },
       redis,
       prefix,
     ),
-    loginPerId: makeLimit(
-      { name: 'login-id', points: config.login.maxPerId, durationSec: config.login.windowSec },
+    loginFailuresPerId: makeCounter(
+      { name: 'login-id-failures', durationSec: config.login.windowSec },
       redis,
       prefix,
     ),

@@ -96,8 +96,8 @@ export async function getProfile(db: Db, memberId: number): Promise<Profile> {
  * PUT /my (SPEC §5 Modify, DECISIONS §13): nickname (rules + uniqueness), optional new password ('' =
  * unchanged), phone, bank name and digits-only account number. Changing the password, phone or bank account
  * needs `currentPassword` (requireCurrentPassword: CURRENT_PASSWORD_REQUIRED, INVALID_CREDENTIALS,
- * RATE_LIMITED); a changed phone also needs a 'member' verification of the new phone made by this member
- * within 10 minutes (else PHONE_NOT_VERIFIED). A new password signs out every other session (their refresh
+ * RATE_LIMITED); a changed phone also needs a verification of the new phone made by this member within
+ * 10 minutes (a 'phone_change' code: DECISIONS §21; else PHONE_NOT_VERIFIED). A new password signs out every other session (their refresh
  * tokens are revoked; `sid`, the caller's session, stays). Throws NICKNAME_TAKEN, PHONE_TAKEN as well.
  */
 export async function modifyProfile(
@@ -118,7 +118,7 @@ export async function modifyProfile(
   if (sensitive) await requireCurrentPassword(deps, memberId, body.currentPassword);
   if (
     phoneChanged &&
-    !(await phoneVerifiedWithin(db, body.phoneE164, 'member', LIMITS.signupVerifyWindowSec, memberId))
+    !(await phoneVerifiedWithin(db, body.phoneE164, 'phone_change', LIMITS.signupVerifyWindowSec, memberId))
   ) {
     throw new AppError('PHONE_NOT_VERIFIED');
   }

@@ -7,8 +7,11 @@ import type { DbOrTx } from '../../db/client.ts';
  * the database or the caller's transaction.
  */
 
-/** The purposes of a code: sign-up, a signed-in member's phone, a password reset. */
-export type CodePurpose = 'signup' | 'member' | 'reset';
+/**
+ * The purposes of a code: sign-up, a signed-in member's own phone (purchase check, step-up), a password
+ * reset, and a signed-in member's new phone, which serves only the phone change (DECISIONS §21).
+ */
+export type CodePurpose = 'signup' | 'member' | 'reset' | 'phone_change';
 
 /** Inserts a code row expiring `ttlSec` s from now; returns its id. */
 export async function insertCode(

@@ -88,6 +88,24 @@ export async function revokeMemberRefreshTokens(
   await q.execute();
 }
 
+/**
+ * The sessions among `familyIds` that are still live: a token of the family neither revoked nor expired, and its
+ * member not suspended (the guard's rule, http/auth.ts).
+ */
+export async function liveFamilyIds(db: DbOrTx, familyIds: readonly string[]): Promise<Set<string>> {
+  const live = new Set<string>();
+  // in slices: an instance's every open stream may be rechecked at once, and a statement takes 65535 parameters
+  for (let i = 0; i < familyIds.length; i += 1000) {
+    const slice = familyIds.slice(i, i + 1000);
+    const rows = await sql<{ family_id: string }>`select distinct t.family_id from refresh_tokens t
+        join members m on m.id = t.member_id
+        where t.family_id in (${sql.join(slice.map((f) => sql`${f}::uuid`))})
+          and t.revoked_at is null and t.expires_at > now() and m.status <> 'SUSPENDED'`.execute(db);
+    for (const r of rows.rows) live.add(r.family_id);
+  }
+  return live;
+}
+
 /** Inserts a reset ticket (its sha256) of `memberId`, valid `ttlSec` s from now (DECISIONS §13). */
 export async function insertResetTicket(
   db: DbOrTx,

@@ -43,7 +43,7 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
       config: { tradeListUnaffected: true },
       schema: { tags: ['auth'], body: LoginBody, response: okResponse(TokenPair) },
     },
-    async (request) => ok(await login(deps, limits, request.body, request.ip)),
+    async (request) => ok(await login(deps, limits, request.body, request.ip, request.log)),
   );
 
   app.post(

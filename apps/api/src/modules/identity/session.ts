@@ -1,22 +1,25 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LoginBody, Role, TokenPair } from '@p2p/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors/index.ts';
-import { checkOperatorTotp } from '../ops/totp.ts';
 import { sha256 } from './codes.ts';
 import type { IdentityLimits } from './limits.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { memberForLogin, memberRole } from './repo-members.ts';
 import {
   insertRefreshTokenRow,
+  liveFamilyIds,
   lockRefreshToken,
   markRefreshTokenRotated,
   refreshTokenFamily,
   revokeFamilyRows,
   revokeMemberRefreshTokens,
 } from './repo-sessions.ts';
+import { checkOperatorTotp } from './totp.ts';
 
 let timingHash: Promise<string> | undefined;
 // Unknown ids still pay for one argon2 verification, so response time does not tell which ids exist.
@@ -51,33 +54,61 @@ export async function openSession(
 }
 
 /**
+ * The wait before a sign-in of a login id that failed `failures` times lately from any address (DECISIONS
+ * §21): none up to `after` failures, then 250 ms doubling with each further one, at most `maxMs` (0 = never).
+ * Milliseconds. A wait, not a refusal: the right password from a new address always gets in.
+ */
+export function loginSlowDownMs(failures: number, after: number, maxMs: number): number {
+  if (maxMs <= 0 || failures <= after) return 0;
+  return Math.min(maxMs, 250 * 2 ** Math.min(failures - after - 1, 16));
+}
+
+/**
  * POST /api/v1/auth/login: {loginId, password} -> {accessToken, refreshToken} (a new refresh-token family).
- * Four budgets are spent before argon2 runs (DECISIONS §13), so neither guessing one account nor spraying many
- * ids is free: attempts per loginId+IP (LOGIN_MAX_ATTEMPTS), failures per loginId from anywhere, per IP over any
- * ids (per LOGIN_WINDOW_SEC) and over the whole service per minute. A success clears the id+IP attempts and
- * gives back the other points. Throws RATE_LIMITED {retryAfterSec} (429), INVALID_CREDENTIALS (unknown id or
- * wrong password, alike), MEMBER_SUSPENDED (only after a correct password).
+ * Three budgets are spent before argon2 runs (DECISIONS §13, §21), so neither guessing one account nor
+ * spraying many ids is free: attempts per loginId + IP (LOGIN_MAX_ATTEMPTS: an address that guesses locks
+ * itself out of that id, nobody else), failures per IP over any ids (per LOGIN_WINDOW_SEC) and over the whole
+ * service per minute. Failures of an id from all addresses only slow its sign-ins down (loginSlowDownMs,
+ * logged at warn on `log`), so a stranger cannot lock a member or operator out. A success clears the id+IP
+ * attempts and gives back the other points. Throws RATE_LIMITED {retryAfterSec} (429), INVALID_CREDENTIALS
+ * (unknown id or wrong password, alike), TOTP_REQUIRED / TOTP_INVALID (operators), MEMBER_SUSPENDED (only
+ * after a correct password).
  */
 export async function login(
   deps: AppDeps,
   limits: IdentityLimits,
   body: LoginBody,
   ip: string,
+  log?: FastifyBaseLogger,
 ): Promise<TokenPair> {
   const id = body.loginId.toLowerCase();
-  const keys = { pair: `${id}|${ip}`, id, ip, all: 'all' };
+  const keys = { pair: `${id}|${ip}`, ip, all: 'all' };
   await limits.loginPerIp.consume(keys.ip);
-  await limits.loginPerId.consume(keys.id);
   await limits.login.consume(keys.pair);
   await limits.loginGlobal.consume(keys.all);
+  // Known and unknown ids are counted and slowed alike, so the wait tells nothing about which ids exist.
+  const failures = await limits.loginFailuresPerId.count(id);
+  const { slowDownAfter, slowDownMaxMs } = deps.config.login;
+  const waitMs = loginSlowDownMs(failures, slowDownAfter, slowDownMaxMs);
+  if (waitMs > 0) {
+    log?.warn({ loginId: id, failures, waitMs }, 'login slowed down: recent failures of this id');
+    await sleep(waitMs);
+  }
   const member = await memberForLogin(deps.db, id);
   const valid = await verifyPassword(member?.password_hash ?? (await equalizerHash()), body.password);
-  if (!member || !valid) throw new AppError('INVALID_CREDENTIALS');
+  if (!member || !valid) {
+    await limits.loginFailuresPerId.add(id);
+    throw new AppError('INVALID_CREDENTIALS');
+  }
   // Operators with a confirmed TOTP also need a code; asked only now, after a right password (DECISIONS §13).
-  if (member.role === 'OPERATOR') await checkOperatorTotp(deps, member.id, body.totpCode);
+  if (member.role === 'OPERATOR') {
+    await checkOperatorTotp(deps, member.id, body.totpCode).catch(async (err: unknown) => {
+      if (err instanceof AppError && err.code === 'TOTP_INVALID') await limits.loginFailuresPerId.add(id);
+      throw err;
+    });
+  }
   await Promise.all([
     limits.login.reset(keys.pair),
-    limits.loginPerId.refund(keys.id),
     limits.loginPerIp.refund(keys.ip),
     limits.loginGlobal.refund(keys.all),
   ]);
@@ -139,4 +170,12 @@ export async function revokeAllRefreshTokens(
   keepFamilyId?: string,
 ): Promise<void> {
   await revokeMemberRefreshTokens(db, memberId, keepFamilyId);
+}
+
+/**
+ * Which of the sessions `sids` (refresh-token families) are still live: not revoked, not expired, the member not
+ * suspended. The event streams recheck theirs with it (DECISIONS §21).
+ */
+export function liveSessions(db: DbOrTx, sids: readonly string[]): Promise<Set<string>> {
+  return liveFamilyIds(db, sids);
 }

@@ -12,7 +12,7 @@ import { ConsoleSmsProvider, createDevOutbox } from './sms/console.ts';
 import { createSms } from './sms/provider.ts';
 import { requestCode } from './sms/service.ts';
 import { TwilioSmsProvider } from './sms/twilio.ts';
-import { RELAXED_LIMITS, randomPhone, requestAndReadCode } from './testkit.ts';
+import { RELAXED_LIMITS, randomPhone, requestAndReadCode } from './test-kit.ts';
 
 const TWILIO = {
   TWILIO_ACCOUNT_SID: `AC${'0'.repeat(32)}`,

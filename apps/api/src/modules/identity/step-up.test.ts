@@ -4,10 +4,16 @@ import { createMember, createWalletFor, type FixtureMember, fundMember } from '.
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
 import { BTC_PRICE, btcMarket, buyBody, escrow, operator, trader } from '../orders/test-kit.ts';
-import { RELAXED_LIMITS, randomPhone, requestAndReadCode, type SignedUp, signupAndLogin } from './testkit.ts';
+import {
+  RELAXED_LIMITS,
+  randomPhone,
+  requestAndReadCode,
+  type SignedUp,
+  signupAndLogin,
+} from './test-kit.ts';
 
 /**
- * DECISIONS §13, written as the attacks of issue 9 that must now fail: an access token alone (stolen from
+ * DECISIONS §13, written as the attacks of the security review (docs/security.md) that must now fail: an access token alone (stolen from
  * a device, 15 minutes of life) cannot change the password, phone or bank account, cannot withdraw to an
  * outside address and cannot release escrow; one member's phone verification never counts for another.
  */

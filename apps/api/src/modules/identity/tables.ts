@@ -6,7 +6,7 @@ type Ts = ColumnType<Date, Date | string, Date | string>;
 export interface SmsCodesTable {
   id: Generated<number>;
   phone_e164: string;
-  purpose: 'signup' | 'member' | 'reset';
+  purpose: 'signup' | 'member' | 'reset' | 'phone_change';
   code_hash: string;
   expires_at: Ts;
   tries: Generated<number>;

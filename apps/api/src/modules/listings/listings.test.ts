@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, type FixtureMember } from '../../../test/fixtures.ts';
+import { createMember, FIXTURE_PASSWORD, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { requestAndReadCode } from '../identity/test-kit.ts';
 import { available, escrow, listVia, openListing, operator, trader } from '../orders/test-kit.ts';
 
 let t: TestApp;
@@ -17,6 +18,7 @@ const listingBody = (walletId: number, over: Record<string, unknown> = {}) => ({
   ...terms,
   bankName: '신한은행',
   accountNo: '110123456789',
+  stepUp: { password: FIXTURE_PASSWORD },
   ...over,
 });
 
@@ -205,5 +207,186 @@ describe('sell listings', () => {
       expect([url, r.status, r.body.returnMessage]).toEqual([url, 403, 'FORBIDDEN']);
       expect((await t.call(method, url, { body })).status).toBe(401);
     }
+  });
+});
+
+/**
+ * DECISIONS §13 as amended 2026-11-25: with a stolen access token alone one could close a listing and put up
+ * another paying the thief's account. Creating a listing needs the password or a fresh code, and the
+ * operator's review sees the seller's profile account beside the listing's.
+ */
+describe('the step-up of a new listing', () => {
+  const ledgerEntries = async () =>
+    Number(
+      (
+        await t.app.deps.db
+          .selectFrom('ledger_entries')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const listingsOf = async (sellerId: number) =>
+    (await t.app.deps.db.selectFrom('sell_listings').select('id').where('seller_id', '=', sellerId).execute())
+      .length;
+
+  it('refuses a bearer token alone (422 STEP_UP_REQUIRED) and a wrong password, holding nothing', async () => {
+    const s = await trader(t, 'BTC', '2');
+    const entries = await ledgerEntries();
+    const thief = listingBody(s.wallet.id, { bankName: '하나은행', accountNo: '99988877766' });
+    const { stepUp: _, ...bare } = thief;
+    const missing = await t.call('POST', '/api/v1/sell-listings', { token: s.token, body: bare });
+    expect([missing.status, missing.body.returnMessage]).toEqual([422, 'STEP_UP_REQUIRED']);
+    const wrong = await t.call('POST', '/api/v1/sell-listings', {
+      token: s.token,
+      body: { ...thief, stepUp: { password: 'guess-pass1' } },
+    });
+    expect([wrong.status, wrong.body.returnMessage]).toEqual([400, 'INVALID_CREDENTIALS']);
+    const badCode = await t.call('POST', '/api/v1/sell-listings', {
+      token: s.token,
+      body: { ...thief, stepUp: { code: '000000' } },
+    });
+    expect(badCode.status).toBe(400);
+    expect(badCode.body.returnMessage).toMatch(/^CODE_/);
+    // Under an Idempotency-Key the refusal is the same, and it is not kept: the member's retry with the
+    // password under the same key runs (DECISIONS §15), below.
+    const keyed = (body: unknown) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/v1/sell-listings',
+        payload: JSON.stringify(body),
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${s.token}`,
+          'idempotency-key': 'listing-after-step-up',
+        },
+      });
+    expect((await keyed(bare)).json().returnMessage).toBe('STEP_UP_REQUIRED');
+
+    expect(await escrow(t, s.id, 'BTC')).toBe(0n);
+    expect(await available(t, s.id, 'BTC')).toBe(200_000_000n);
+    expect(await listingsOf(s.id)).toBe(0);
+    expect(await ledgerEntries()).toBe(entries);
+
+    const own = await keyed({ ...bare, stepUp: { password: s.password } });
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json().returnData).toMatchObject({ status: 'PENDING_REVIEW', bankName: '하나은행' });
+    const replay = await keyed({ ...bare, stepUp: { password: s.password } });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await escrow(t, s.id, 'BTC')).toBe(150_000_000n);
+    expect(await listingsOf(s.id)).toBe(1);
+    await t.assertLedger();
+  });
+
+  it("takes a fresh code sent to the member's own phone instead of the password, once", async () => {
+    const s = await trader(t, 'ETH', '5');
+    const code = await requestAndReadCode(t, s.phoneE164, { token: s.token, body: { phone: s.phoneE164 } });
+    const body = listingBody(s.wallet.id, {
+      minQty: '1',
+      maxQty: '2',
+      unitPriceKrw: 4_000_000,
+      stepUp: { code },
+    });
+    const r = await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', { token: s.token, body });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    await t.call('POST', `/api/v1/sell-listings/${r.body.returnData.listingId}/close`, { token: s.token });
+    const reused = await t.call('POST', '/api/v1/sell-listings', { token: s.token, body });
+    expect(reused.status).toBe(400);
+    expect(reused.body.returnMessage).toMatch(/^CODE_/);
+    expect(await escrow(t, s.id, 'ETH')).toBe(0n);
+    await t.assertLedger();
+  });
+});
+
+describe("the operator's review of a listing", () => {
+  type Row = {
+    listingId: number;
+    bankName: string;
+    accountNo: string;
+    profileAccount: { bankName: string | null; accountNo: string | null; accountHolder: string };
+    accountDiffersFromProfile: boolean;
+  };
+  const review = async (id: number) => {
+    const r = await t.call<{ list: Row[] }>('GET', '/ops/api/v1/listings?status=PENDING_REVIEW&size=50', {
+      token: op.token,
+    });
+    expect(r.status).toBe(200);
+    const row = r.body.returnData.list.find((l) => l.listingId === id);
+    if (!row) throw new Error(`listing ${id} not in the review queue`);
+    return row;
+  };
+
+  it("shows the seller's profile account beside the listing's and flags a difference", async () => {
+    // Fixture members keep KB국민은행 12345678901234 on their profile.
+    const same = await trader(t, 'TRX', '1000', 'Park Minji');
+    const sameId = (
+      await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
+        token: same.token,
+        body: listingBody(same.wallet.id, {
+          minQty: '10',
+          maxQty: '100',
+          unitPriceKrw: 200,
+          bankName: ' KB국민은행 ',
+          accountNo: '12345678901234',
+        }),
+      })
+    ).body.returnData.listingId;
+    expect(await review(sameId)).toMatchObject({
+      bankName: 'KB국민은행',
+      accountNo: '12345678901234',
+      profileAccount: { bankName: 'KB국민은행', accountNo: '12345678901234', accountHolder: 'Park Minji' },
+      accountDiffersFromProfile: false,
+    });
+
+    const other = await trader(t, 'TRX', '1000', 'Lee Sora');
+    const otherId = (
+      await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
+        token: other.token,
+        body: listingBody(other.wallet.id, { minQty: '10', maxQty: '100', unitPriceKrw: 200 }),
+      })
+    ).body.returnData.listingId;
+    expect(await review(otherId)).toMatchObject({
+      bankName: '신한은행',
+      accountNo: '110123456789',
+      profileAccount: { bankName: 'KB국민은행', accountNo: '12345678901234', accountHolder: 'Lee Sora' },
+      accountDiffersFromProfile: true,
+    });
+
+    // Same bank, another number: flagged. No account on the profile at all: flagged.
+    const none = await trader(t, 'XRP', '100');
+    await t.app.deps.db
+      .updateTable('members')
+      .set({ bank_name: null, account_no: null })
+      .where('id', '=', none.id)
+      .execute();
+    const noneId = (
+      await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
+        token: none.token,
+        body: listingBody(none.wallet.id, {
+          minQty: '1',
+          maxQty: '10',
+          unitPriceKrw: 900,
+          bankName: 'KB국민은행',
+          accountNo: '12345678901234',
+        }),
+      })
+    ).body.returnData.listingId;
+    expect(await review(noneId)).toMatchObject({
+      profileAccount: { bankName: null, accountNo: null },
+      accountDiffersFromProfile: true,
+    });
+    const number = await trader(t, 'XRP', '100');
+    const numberId = (
+      await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
+        token: number.token,
+        body: listingBody(number.wallet.id, {
+          minQty: '1',
+          maxQty: '10',
+          unitPriceKrw: 900,
+          bankName: 'KB국민은행',
+          accountNo: '12345678901235',
+        }),
+      })
+    ).body.returnData.listingId;
+    expect((await review(numberId)).accountDiffersFromProfile).toBe(true);
   });
 });

@@ -8,57 +8,48 @@ import {
 } from '@p2p/contract';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
-import { memberIdOf } from '../../http/auth.ts';
-import { ok, okResponse } from '../../http/envelope.ts';
-import type { FastifyZod } from '../../http/types.ts';
+import type { OpsRouteFile } from '../../http/operator-api.ts';
 import { opsListings } from './ops-queries.ts';
 import { approveListing, rejectListing } from './service.ts';
 
-const IdParams = z.object({ id: idParam });
-const security = [{ bearer: [] }];
-const tags = ['ops'];
+const params = z.object({ id: idParam });
 
 /**
- * Operator routes of the listings (DECISIONS §8, §10), role OPERATOR (members get 403): the listings of any
+ * Operator routes of the listings (DECISIONS §8, §10), under the operator API's guard: the listings of any
  * status, pending listings approved or rejected with a reason. Every action is audited in its transaction.
  */
-export default async function opsListingRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
-  const { db } = deps;
-  const preHandler = deps.guards.requireOperator;
+export function listingOpsRoutes({ db }: AppDeps): OpsRouteFile {
+  return (ops) => {
+    ops.get('/listings', {
+      doc: { operationId: 'opsListListings', summary: 'Lists listings by status for review, oldest first.' },
+      querystring: opsListingsQuery,
+      response: pageOf(opsListing),
+      handle: ({ query }) => opsListings(db, query),
+    });
 
-  app.get(
-    '/ops/api/v1/listings',
-    {
-      preHandler,
-      schema: { tags, security, querystring: opsListingsQuery, response: okResponse(pageOf(opsListing)) },
-    },
-    async (request) => ok(await opsListings(db, request.query)),
-  );
-
-  app.post(
-    '/ops/api/v1/listings/:id/approve',
-    {
-      config: { idempotent: true },
-      preHandler,
-      schema: { tags, security, params: IdParams, response: okResponse(sellListingDetail) },
-    },
-    async (request) => ok(await approveListing(db, memberIdOf(request), request.params.id)),
-  );
-
-  app.post(
-    '/ops/api/v1/listings/:id/reject',
-    {
-      config: { idempotent: true },
-      preHandler,
-      schema: {
-        tags,
-        security,
-        params: IdParams,
-        body: opsReasonBody,
-        response: okResponse(sellListingDetail),
+    ops.post('/listings/:id/approve', {
+      doc: {
+        operationId: 'opsApproveListing',
+        summary: 'Approves a pending listing: it opens on the trade list.',
+        errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
       },
-    },
-    async (request) =>
-      ok(await rejectListing(db, memberIdOf(request), request.params.id, request.body.reason)),
-  );
+      idempotent: true,
+      params,
+      response: sellListingDetail,
+      handle: ({ operatorId, params }) => approveListing(db, operatorId, params.id),
+    });
+
+    ops.post('/listings/:id/reject', {
+      doc: {
+        operationId: 'opsRejectListing',
+        summary: 'Rejects a pending listing with a reason; its escrow returns to the seller.',
+        errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
+      },
+      idempotent: true,
+      params,
+      body: opsReasonBody,
+      response: sellListingDetail,
+      handle: ({ operatorId, params, body }) => rejectListing(db, operatorId, params.id, body.reason),
+    });
+  };
 }

@@ -2,7 +2,7 @@ import { COINS, type Coin, type ListingSort } from '@p2p/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, FIXTURE_PASSWORD, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { openSession } from '../identity/session.ts';
+import { openSession } from '../identity/index.ts';
 import { buyBody, operator, placeOrder, verifiedBuyer, walletFor } from '../orders/test-kit.ts';
 import { approveListing, closeListing, createListing } from './service.ts';
 

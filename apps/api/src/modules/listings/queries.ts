@@ -115,7 +115,7 @@ export async function tradeList(db: DbOrTx, q: TradeListQuery): Promise<Page<Tra
     rows = rows.orderBy('l.unit_price_krw', dir).orderBy('l.id', dir);
   }
   const count = () => tradeBase(db, q.coin).select((eb) => eb.fn.countAll<number>().as('n'));
-  // One round trip (issue 15): the count rides along as an uncorrelated scalar subquery, which PostgreSQL
+  // One round trip: the count rides along as an uncorrelated scalar subquery, which PostgreSQL
   // runs once per statement (an InitPlan), so a page holds one pooled connection instead of two. Only a
   // page with no rows (past the end) needs the count on its own.
   const list = await rows
@@ -244,7 +244,7 @@ export type ListingWithSellerRow = Awaited<
  * With `walletId` (an INTERNAL destination) the buyer's ACTIVE wallet of the listing's coin with that id
  * comes along (dest_wallet_id, dest_wallet_address; null when it is not theirs, not of the coin or not
  * active). One statement joining `members` (identity) and `wallets` (wallets module): a purchase is the
- * platform's hot path (bench/README, issue 15) and asking the wallets module separately would add a round
+ * platform's hot path (bench/README) and asking the wallets module separately would add a round
  * trip to every purchase. Read only.
  */
 export async function listingForPurchase(

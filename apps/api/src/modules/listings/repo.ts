@@ -5,7 +5,7 @@ import { AppError, pgCode, pgConstraint } from '../../errors/index.ts';
 
 /**
  * The SQL that writes and locks the listings module's tables (`sell_listings`, `seller_stats`); the read
- * models are in queries.ts. Other modules (orders, availability) lock and move listings only through these
+ * models are in queries.ts. Other modules (orders) and the pause routes lock and move listings only through these
  * functions. Quantities are decimal strings of the wire (8 decimals), prices whole won.
  */
 
@@ -34,7 +34,7 @@ export async function insertListing(
   tx: Tx,
   sellerId: number,
   wallet: { id: number; coin: Coin },
-  input: SellListingCreateBody,
+  input: Omit<SellListingCreateBody, 'stepUp'>,
 ): Promise<number> {
   const maxQty = fromUnits(toUnits(input.maxQty));
   try {

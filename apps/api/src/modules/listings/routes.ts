@@ -14,7 +14,7 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import { publicCache } from '../../http/public-cache.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import opsListingRoutes from './ops-routes.ts';
+import { requireStepUp } from '../identity/index.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
 
@@ -26,7 +26,8 @@ const bearer = [{ bearer: [] }];
 
 /**
  * Routes of the listings module (SPEC §7, DECISIONS §4, §10): sell listings, the trade list, the seller's
- * own listings; the operator's listing calls in ops-routes.ts. Buy orders are the orders module's.
+ * own listings; the operator's listing calls in ops-routes.ts (registered with the operator API), the seller's
+ * pause and resume in pause-routes.ts. Buy orders are the orders module's.
  */
 export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const { db } = deps;
@@ -44,7 +45,14 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
         response: okResponse(sellListingDetail),
       },
     },
-    async (request) => ok(await createListing(db, memberIdOf(request), request.body)),
+    async (request) => {
+      const seller = memberIdOf(request);
+      // DECISIONS §13: the pay-in account decides where buyers' won go, so a bearer token alone is not
+      // enough to name one; checked before anything is held in escrow.
+      const { stepUp, ...terms } = request.body;
+      await requireStepUp(deps, seller, stepUp);
+      return ok(await createListing(db, seller, terms));
+    },
   );
 
   app.get(
@@ -107,6 +115,4 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
     },
     async (request) => ok(await listingDetail(db, request.params.id, memberIdOf(request))),
   );
-
-  await app.register(opsListingRoutes, deps);
 }

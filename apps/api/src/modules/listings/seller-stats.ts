@@ -5,7 +5,7 @@ import { lockSellerStats, writeSellerStats } from './repo.ts';
 /**
  * The sellers' track record (DECISIONS §11), a summary row per seller written in the same transaction as
  * the order ending that changes it, so a card reads one row instead of scanning orders.
- * What counts (docs/decisions.md "Trade protocol"): completedTrades = every COMPLETED order as seller;
+ * What counts (docs/engineering-log.md "Trade protocol"): completedTrades = every COMPLETED order as seller;
  * the 30-day rate and median use only the endings the seller decided: released by the seller (success,
  * with its release time), rejected by the seller or released by an operator (failure). Buyer cancels,
  * expiries and operator cancels are not the seller's doing and do not count.

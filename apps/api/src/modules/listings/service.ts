@@ -8,12 +8,15 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../errors/index.ts';
 import { movements, post } from '../../ledger/index.ts';
-import { audit } from '../ops/audit.ts';
-import { ownActiveWallet } from '../wallets/service.ts';
+import { audit } from '../audit/index.ts';
+import { ownActiveWallet } from '../wallets/index.ts';
 import { closeLocked, releaseListingEscrow } from './escrow.ts';
 import { listingWithSeller } from './queries.ts';
 import { endListing, insertListing, lockListing, setListingStatus } from './repo.ts';
 import { toListingDetail } from './views.ts';
+
+/** What a listing is made of: the create body without the step-up that authorised it. */
+export type ListingTerms = Omit<SellListingCreateBody, 'stepUp'>;
 
 /** The seller's view of one listing, or 404 LISTING_NOT_FOUND (also when it is another member's). */
 export async function listingDetail(
@@ -33,11 +36,12 @@ export async function listingDetail(
  * WALLET_NOT_FOUND) fixes the coin; maxQty moves available -> escrow in the same transaction (422
  * INSUFFICIENT_BALANCE); a second active listing of the coin is refused by the partial unique index
  * (409 DUPLICATE_SELLER). Quantities are decimal strings, unitPriceKrw whole won. Also the demo seed's entry.
+ * The member's step-up (DECISIONS §13) is the route's to check before calling this.
  */
 export async function createListing(
   db: Db,
   sellerId: number,
-  input: SellListingCreateBody,
+  input: ListingTerms,
 ): Promise<SellListingDetail> {
   return inTx(db, async (tx) => {
     const wallet = await ownActiveWallet(tx, sellerId, input.walletId);

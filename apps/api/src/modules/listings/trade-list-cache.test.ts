@@ -6,7 +6,7 @@ import { openDb } from '../../db/client.ts';
 import { BTC_PRICE, buyBody, openListing, operator, reverify, trader } from '../orders/test-kit.ts';
 
 /**
- * The trade list's shared answer cache (issue 15) over real HTTP. On PostgreSQL two app instances share one
+ * The trade list's shared answer cache over real HTTP. On PostgreSQL two app instances share one
  * database: a purchase on A must make B's next answer fresh through LISTEN/NOTIFY alone (the max age is a minute,
  * so nothing else could refresh it). On PGlite the one embedded instance plays both. A change whose notification
  * is lost (triggers skipped with session_replication_role = replica) is bounded by the max age.

@@ -34,7 +34,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The route never changes what a trade-list card shows (no listing, track record or seller name or status), so
-     * its requests need not drop this instance's trade list cache (issue 15: a purchase's phone check is two such
+     * its requests need not drop this instance's trade list cache (a purchase's phone check is two such
      * POSTs). Marking a route wrongly costs only a read of the old list on this instance until the change's
      * notification arrives, milliseconds later.
      */
@@ -46,7 +46,7 @@ declare module 'fastify' {
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * The public trade list's shared answer cache (issue 15). The list is the same for every caller (no token is read,
+ * The public trade list's shared answer cache. The list is the same for every caller (no token is read,
  * no field depends on who asks), so each instance keeps the serialized answer of each query for at most
  * TRADE_LIST_CACHE_MS and drops all of them the moment any instance commits a change to what a card shows: the
  * triggers of 013_trade_list_notify.sql NOTIFY on sell_listings (orders, cancels, expiry, review, pause), on

@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors/index.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import { watcherStatusRows } from '../deposits/queries.ts';
+import { watcherStatusRows } from '../deposits/index.ts';
 
 /** Latency buckets (seconds): the API answers in milliseconds; anything past 2.5 s is an incident. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

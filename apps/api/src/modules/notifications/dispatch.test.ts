@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshDatabase } from '../../../test/infra.ts';
 import { type DbHandle, openDb } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
-import type { SmsProvider } from '../identity/sms/provider.ts';
+import type { SmsProvider } from '../identity/index.ts';
 import { createDispatcher } from './service.ts';
 
 const BASE_URL = process.env.DATABASE_URL;
@@ -25,7 +25,7 @@ function recordingSms(failFor: ReadonlySet<string> = new Set()) {
 }
 
 /**
- * The notification dispatcher (DECISIONS §12, issue 15): ids gathered for DISPATCH_BATCH_MS are claimed in one
+ * The notification dispatcher (DECISIONS §12): ids gathered for DISPATCH_BATCH_MS are claimed in one
  * statement; with two instances dispatching the same ids at once, every notification is sent exactly once, its
  * outcome recorded, and the kinds that are not SMS kinds are claimed without an SMS. Built on the database
  * alone (no app, so no other dispatcher listens).

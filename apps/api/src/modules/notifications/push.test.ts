@@ -9,12 +9,29 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { BTC_PRICE, btcMarket, buyBody, operator, placeOrder } from '../orders/test-kit.ts';
+import { createPushNetwork, guardedLookup, systemResolve } from './push-network.ts';
 
 /**
  * Web Push against a local push service (DECISIONS §12): the test plays the browser (an ECDH P-256 key
  * pair and an auth secret of its own) and the push service (an HTTP endpoint); it decrypts what arrives
- * with the RFC 8291 aes128gcm scheme and checks the VAPID header names the server's public key.
+ * with the RFC 8291 aes128gcm scheme and checks the VAPID header names the server's public key. The push
+ * service is `push.example.com`, which the test's resolver answers with a public address; the app's address
+ * guard (DECISIONS §21) allows it and only then does the test's network route it to the local server. Any other
+ * name goes through the system resolver and the same guard.
  */
+
+/** example.com's address: public, never dialled. */
+const PUBLIC_ADDRESS = '93.184.215.14';
+const guarded = guardedLookup(async (hostname) =>
+  hostname === 'push.example.com' ? [{ address: PUBLIC_ADDRESS, family: 4 }] : systemResolve(hostname),
+);
+const pushNetwork = createPushNetwork((hostname, options, callback) =>
+  guarded(hostname, options, (err) => {
+    if (err) return callback(err, '', 0);
+    if (options.all) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    return callback(null, '127.0.0.1', 4);
+  }),
+);
 
 const ece = createRequire(import.meta.url)('http_ece') as {
   decrypt(body: Buffer, params: { version: 'aes128gcm'; privateKey: unknown; authSecret: string }): Buffer;
@@ -40,12 +57,14 @@ const server = createServer((req, res) => {
   });
 });
 let pushBase: string;
+let pushPort: number;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'p2p-push-'));
-  t = await createTestApp({ DATA_DIR: dataDir });
+  t = await createTestApp({ DATA_DIR: dataDir }, { pushNetwork });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  pushBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  pushPort = (server.address() as AddressInfo).port;
+  pushBase = `http://push.example.com:${pushPort}`;
 });
 afterAll(async () => {
   await t?.close();
@@ -159,5 +178,32 @@ describe('web push', () => {
       expect(n.dispatched_at).not.toBeNull();
     });
     expect(received.length).toBe(count);
+  });
+
+  it('never pushes to an endpoint that resolves to the server’s own network, and drops that subscription', async () => {
+    const op = await operator(t);
+    const m = await btcMarket(t, op);
+    const k = browserKeys();
+    // Development accepts any http(s) URL at subscribe time: only the connection-time guard stands in the way.
+    for (const endpoint of [
+      `http://localhost:${pushPort}/internal`,
+      `http://2130706433:${pushPort}/decimal`,
+    ]) {
+      const sub = await t.call('POST', '/api/v1/push/subscriptions', {
+        token: m.seller.token,
+        body: { endpoint, keys: { p256dh: k.p256dh, auth: k.auth } },
+      });
+      expect(sub.status).toBe(200);
+    }
+    await placeOrder(t, m.buyer, buyBody(m.id, 1_000_000, BTC_PRICE, m.buyer.wallet.id));
+    await vi.waitFor(async () => {
+      const subs = await t.app.deps.db
+        .selectFrom('push_subscriptions')
+        .select('id')
+        .where('member_id', '=', m.seller.id)
+        .execute();
+      expect(subs).toEqual([]);
+    });
+    expect(received.filter((r) => r.path === '/internal' || r.path === '/decimal')).toEqual([]);
   });
 });

@@ -1,9 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import webpush from 'web-push';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../errors/index.ts';
+import { createPushNetwork, type PushNetwork, refuseSpecialLiteral } from './push-network.ts';
 
 export interface VapidKeys {
   publicKey: string;
@@ -40,12 +44,15 @@ export function loadVapidKeys(config: Config, log: FastifyBaseLogger): VapidKeys
   return { ...keys, subject: v.subject ?? DEV_SUBJECT };
 }
 
-const PRIVATE_HOST_RE = /^(localhost|.*\.localhost|.*\.local|.*\.internal|\[.*\]|\d{1,3}(\.\d{1,3}){3})$/i;
+// Names that only mean something on a local network (RFC 6761, RFC 8375, common intranet suffixes).
+const LOCAL_NAME_RE = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa)$/i;
 
 /**
- * A push endpoint the server will POST to. Any http(s) URL outside production (local tests and browsers);
- * in production https only and never a bare IP or local name, so a member cannot aim the server's
- * requests at the internal network. 400 VALIDATION_FAILED {endpoint: INVALID_FORMAT} otherwise.
+ * A push endpoint the server will POST to, checked cheaply at subscribe time. Any http(s) URL outside production
+ * (local tests and browsers); in production https only and never an IP literal, a single-label or trailing-dot
+ * name or a local suffix. This is only the first sieve: what protects the internal network is the check of the
+ * resolved address when the push goes out (push-network.ts, DECISIONS §21). 400 VALIDATION_FAILED
+ * {endpoint: INVALID_FORMAT} otherwise.
  */
 export function checkEndpoint(endpoint: string, isProduction: boolean): void {
   let url: URL;
@@ -55,9 +62,15 @@ export function checkEndpoint(endpoint: string, isProduction: boolean): void {
     throw new AppError('VALIDATION_FAILED', { fields: { endpoint: 'INVALID_FORMAT' } });
   }
   const okProtocol = isProduction ? url.protocol === 'https:' : /^https?:$/.test(url.protocol);
-  if (!okProtocol || (isProduction && PRIVATE_HOST_RE.test(url.hostname)) || url.username || url.password) {
+  if (!okProtocol || (isProduction && looksLocal(url.hostname)) || url.username || url.password) {
     throw new AppError('VALIDATION_FAILED', { fields: { endpoint: 'INVALID_FORMAT' } });
   }
+}
+
+function looksLocal(hostname: string): boolean {
+  if (hostname.startsWith('[') || isIP(hostname) !== 0) return true;
+  if (hostname.endsWith('.') || !hostname.includes('.')) return true;
+  return LOCAL_NAME_RE.test(hostname);
 }
 
 export interface PushTarget {
@@ -66,12 +79,27 @@ export interface PushTarget {
   auth: string;
 }
 
+let defaultNetwork: PushNetwork | undefined;
+/** The guarded agents over the system resolver, made on first use. */
+function systemNetwork(): PushNetwork {
+  defaultNetwork ??= createPushNetwork();
+  return defaultNetwork;
+}
+
 /**
  * Sends one Web Push message: web-push encrypts `payload` (aes128gcm with the subscription's p256dh and
- * auth) and signs the VAPID header; the request goes out with fetch (10 s timeout, no redirects).
- * Returns the push service's HTTP status (201 = accepted; 404/410 = the subscription is gone).
+ * auth) and signs the VAPID header; the request goes out through `network`'s agents (10 s timeout, redirects
+ * not followed), which connect only to public addresses (DECISIONS §21, push-network.ts). Returns the push
+ * service's HTTP status (201 = accepted; 404/410 = the subscription is gone). Throws PushAddressRefused for an
+ * endpoint that is or resolves to a loopback, private, link-local, CGNAT, metadata or other special address,
+ * before any byte is sent; other network failures as Node reports them.
  */
-export async function sendPush(keys: VapidKeys, target: PushTarget, payload: string): Promise<number> {
+export async function sendPush(
+  keys: VapidKeys,
+  target: PushTarget,
+  payload: string,
+  network: PushNetwork = systemNetwork(),
+): Promise<number> {
   const details = webpush.generateRequestDetails(
     { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
     payload,
@@ -81,13 +109,29 @@ export async function sendPush(keys: VapidKeys, target: PushTarget, payload: str
       contentEncoding: 'aes128gcm',
     },
   );
-  const res = await fetch(details.endpoint, {
-    method: details.method,
-    headers: details.headers as Record<string, string>,
-    body: details.body ? new Uint8Array(details.body) : undefined,
-    redirect: 'error',
-    signal: AbortSignal.timeout(10_000),
+  const url = new URL(details.endpoint);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new Error(`push endpoint protocol ${url.protocol} refused`);
+  }
+  refuseSpecialLiteral(url);
+  const secure = url.protocol === 'https:';
+  const send = secure ? https.request : http.request;
+  return new Promise<number>((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: details.method,
+        headers: details.headers as Record<string, string | number>,
+        agent: secure ? network.https : network.http,
+        signal: AbortSignal.timeout(10_000),
+      },
+      (res) => {
+        // the answer's body is of no use; reading it frees the socket
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('error', reject);
+    req.end(details.body ?? undefined);
   });
-  await res.body?.cancel();
-  return res.status;
 }

@@ -179,7 +179,7 @@ export type ClaimedNotification = {
  * Claims the notifications `ids` for sending (dispatched_at set while null, so one instance wins each) and
  * returns what sending needs for those this call won; the others are left out. For the `smsKinds` it records
  * sms_status OFF (alerts off) or NO_PHONE right away; null means an SMS is to be sent. Reads the member's
- * phone from `members` (identity) in the same statement: one statement for a whole batch (issue 15).
+ * phone from `members` (identity) in the same statement: one statement for a whole batch.
  */
 export async function claimNotifications(
   db: DbOrTx,

@@ -8,8 +8,9 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import type { SmsProvider } from '../identity/sms/provider.ts';
+import type { SmsProvider } from '../identity/index.ts';
 import { sendPush, type VapidKeys } from './push.ts';
+import { PushAddressRefused, type PushNetwork } from './push-network.ts';
 import {
   type ClaimedNotification,
   claimNotifications,
@@ -120,7 +121,7 @@ export interface Dispatcher {
 /**
  * How long the dispatcher gathers notification ids before claiming them together (ms). The notifications of one
  * commit arrive together and, under load, those of many commits: one claim and one outcome statement serve
- * them all instead of two statements each (issue 15). An SMS goes out this much later, which no one notices.
+ * them all instead of two statements each. An SMS goes out this much later, which no one notices.
  */
 export const DISPATCH_BATCH_MS = 10;
 
@@ -129,13 +130,15 @@ export const DISPATCH_BATCH_MS = 10;
  * (dispatched_at set under `dispatched_at is null`) sends the SMS of the four SMS kinds unless the member
  * turned SMS alerts off, and a Web Push message to each of the member's subscriptions. Failures are
  * logged and recorded (sms_status FAILED), never raised: the cause committed long ago. Ids are claimed in
- * batches of what arrived within DISPATCH_BATCH_MS.
+ * batches of what arrived within DISPATCH_BATCH_MS. Pushes go out through `network` (default: the system
+ * resolver behind the address guard, DECISIONS §21); a subscription whose endpoint is refused is removed.
  */
 export function createDispatcher(
   db: Db,
   sms: SmsProvider,
   vapid: () => VapidKeys | null,
   log: FastifyBaseLogger,
+  network?: PushNetwork,
 ): Dispatcher {
   const smsKinds: readonly string[] = SMS_NOTIFICATION_KINDS;
   let queued: number[] = [];
@@ -177,7 +180,7 @@ export function createDispatcher(
     let sent = 0;
     for (const s of subs) {
       try {
-        const status = await sendPush(keys, s, payload);
+        const status = await sendPush(keys, s, payload, network);
         if (status === 404 || status === 410) {
           await deleteSubscriptionById(db, s.id);
         } else if (status >= 200 && status < 300) {
@@ -186,7 +189,16 @@ export function createDispatcher(
           log.warn({ status, notificationId: n.id }, 'push service refused a notification');
         }
       } catch (err) {
-        log.warn({ err, notificationId: n.id }, 'web push failed');
+        if (err instanceof PushAddressRefused) {
+          // No push service lives at a private address: the subscription aims at the internal network.
+          log.warn(
+            { host: err.host, address: err.address, range: err.range, memberId: n.member_id },
+            'push endpoint resolves to a special address; subscription removed',
+          );
+          await deleteSubscriptionById(db, s.id);
+        } else {
+          log.warn({ err, notificationId: n.id }, 'web push failed');
+        }
       }
     }
     await setPushSent(db, n.id, sent);

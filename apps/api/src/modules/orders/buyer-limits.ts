@@ -1,13 +1,13 @@
 import type { Tx } from '../../db/client.ts';
 import { AppError } from '../../errors/index.ts';
-import { lockMemberForTrade } from '../identity/repo.ts';
+import { lockMemberForTrade } from '../identity/index.ts';
 import { buyerStanding } from './repo.ts';
 
 /**
  * Thrown inside the order's transaction when an order of the buyer (as buyer or seller) is past its deadline:
  * the caller rolls back, settles the due orders (DECISIONS §11: an expiry counts, a dead order is not live)
  * and tries again. Checked in the same statement as the limits, so a purchase with nothing due (nearly every
- * one) pays no separate read for it (issue 15).
+ * one) pays no separate read for it.
  */
 export class OrdersDue extends Error {
   constructor() {

@@ -1,8 +1,7 @@
 import { nextListingStatus, toUnits } from '@p2p/contract';
 import type { Tx } from '../../db/client.ts';
 import { movements, post } from '../../ledger/index.ts';
-import { closeLocked } from '../listings/escrow.ts';
-import { type LockedListing, lockListing, returnListingQty } from '../listings/repo.ts';
+import { closeLocked, type LockedListing, lockListing, returnListingQty } from '../listings/index.ts';
 import { hasLiveOrder, type LockedOrder } from './repo.ts';
 
 /**

@@ -5,7 +5,7 @@ import { qty } from '../../db/numeric.ts';
 import { AppError } from '../../errors/index.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { type Page, toPage } from '../../http/page.ts';
-import { iso, isoOrNull } from '../listings/views.ts';
+import { iso, isoOrNull } from '../listings/index.ts';
 import { type OrderRow, orderWithParties } from './queries.ts';
 import { runOrderTimers, settleBeforeRead } from './timers.ts';
 import { toOrderClock, toOrderDispute } from './views.ts';

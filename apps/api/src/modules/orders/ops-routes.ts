@@ -8,87 +8,70 @@ import {
 } from '@p2p/contract';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
-import { memberIdOf } from '../../http/auth.ts';
-import { ok, okResponse } from '../../http/envelope.ts';
-import type { FastifyZod } from '../../http/types.ts';
+import type { OpsRouteFile } from '../../http/operator-api.ts';
 import { opsOrderById, opsOrders } from './ops-queries.ts';
 import { completeOrder, endOrder } from './transitions.ts';
 
-const IdParams = z.object({ id: idParam });
-const security = [{ bearer: [] }];
-const tags = ['ops'];
+const params = z.object({ id: idParam });
 
 /**
- * Operator routes of the buy orders (DECISIONS §8, §10, §11), role OPERATOR (members get 403): the orders
+ * Operator routes of the buy orders (DECISIONS §8, §10, §11), under the operator API's guard: the orders
  * and the dispute queue, any order cancelled or completed with a reason, audited in its transaction.
  */
-export default async function opsOrderRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
-  const { db } = deps;
-  const preHandler = deps.guards.requireOperator;
+export function orderOpsRoutes({ db, config }: AppDeps): OpsRouteFile {
+  return (ops) => {
+    ops.get('/orders', {
+      doc: {
+        operationId: 'opsListOrders',
+        summary: 'Lists orders by status, disputes first in the dispute queue.',
+      },
+      querystring: opsOrdersQuery,
+      response: pageOf(opsOrder),
+      handle: ({ query }) => opsOrders(db, query),
+    });
 
-  app.get(
-    '/ops/api/v1/orders',
-    {
-      preHandler,
-      schema: { tags, security, querystring: opsOrdersQuery, response: okResponse(pageOf(opsOrder)) },
-    },
-    async (request) => ok(await opsOrders(db, request.query)),
-  );
-
-  app.get(
-    '/ops/api/v1/orders/:id',
-    {
-      preHandler,
-      schema: {
-        tags,
-        security,
+    ops.get('/orders/:id', {
+      doc: {
+        operationId: 'opsGetOrder',
         summary: 'One order with both parties, the clock and the dispute (DECISIONS §11)',
-        params: IdParams,
-        response: okResponse(opsOrder),
+        errors: ['ORDER_NOT_FOUND'],
       },
-    },
-    async (request) => ok(await opsOrderById(db, request.params.id)),
-  );
+      params,
+      response: opsOrder,
+      handle: ({ params }) => opsOrderById(db, params.id),
+    });
 
-  app.post(
-    '/ops/api/v1/orders/:id/cancel',
-    {
-      config: { idempotent: true },
-      preHandler,
-      schema: { tags, security, params: IdParams, body: opsReasonBody, response: okResponse(opsOrder) },
-    },
-    async (request) => {
-      const actor = {
-        kind: 'operator',
-        operatorId: memberIdOf(request),
-        reason: request.body.reason,
-      } as const;
-      await endOrder(db, request.params.id, actor, 'cancel');
-      return ok(await opsOrderById(db, request.params.id));
-    },
-  );
-
-  app.post(
-    '/ops/api/v1/orders/:id/complete',
-    {
-      config: { idempotent: true },
-      preHandler,
-      schema: {
-        tags,
-        security,
-        params: IdParams,
-        body: opsCompleteOrderBody,
-        response: okResponse(opsOrder),
+    ops.post('/orders/:id/cancel', {
+      doc: {
+        operationId: 'opsCancelOrder',
+        summary: 'Cancels any live order with a reason (audited); the quantity returns to the seller.',
+        errors: ['ORDER_NOT_FOUND', 'INVALID_STATE'],
       },
-    },
-    async (request) => {
-      const actor = {
-        kind: 'operator',
-        operatorId: memberIdOf(request),
-        reason: request.body.reason,
-      } as const;
-      await completeOrder(db, request.params.id, actor, request.body.txid, deps.config.tradeFeeBps);
-      return ok(await opsOrderById(db, request.params.id));
-    },
-  );
+      idempotent: true,
+      params,
+      body: opsReasonBody,
+      response: opsOrder,
+      handle: async ({ operatorId, params, body }) => {
+        await endOrder(db, params.id, { kind: 'operator', operatorId, reason: body.reason }, 'cancel');
+        return opsOrderById(db, params.id);
+      },
+    });
+
+    ops.post('/orders/:id/complete', {
+      doc: {
+        operationId: 'opsCompleteOrder',
+        summary: 'Completes any live order with a reason (audited): escrow goes to the buyer.',
+        errors: ['ORDER_NOT_FOUND', 'INVALID_STATE'],
+      },
+      idempotent: true,
+      params,
+      body: opsCompleteOrderBody,
+      response: opsOrder,
+      handle: async ({ operatorId, params, body }) => {
+        const actor = { kind: 'operator', operatorId, reason: body.reason } as const;
+        await completeOrder(db, params.id, actor, body.txid, config.tradeFeeBps);
+        return opsOrderById(db, params.id);
+      },
+    });
+  };
 }

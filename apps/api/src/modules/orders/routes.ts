@@ -15,9 +15,8 @@ import type { AppDeps } from '../../deps.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import { requireStepUp } from '../identity/step-up.ts';
-import opsOrderRoutes from './ops-routes.ts';
-import protocolRoutes from './protocol-routes.ts';
+import { requireStepUp } from '../identity/index.ts';
+import paidDisputeRoutes from './paid-dispute-routes.ts';
 import * as history from './queries.ts';
 import { buyOrderView, createBuyOrder } from './service.ts';
 import { completeOrder, endOrder } from './transitions.ts';
@@ -27,8 +26,8 @@ const bearer = [{ bearer: [] }];
 
 /**
  * Buy order routes (SPEC §7, DECISIONS §4, §10): create, cancel, reject, complete, the histories; the trade
- * protocol's calls in protocol-routes.ts, the operator's in ops-routes.ts. The order timers and the escrow
- * invariants are wired in app.ts.
+ * protocol's "I have paid" and disputes in paid-dispute-routes.ts, the operator's in ops-routes.ts (registered
+ * with the operator API). The order timers and the escrow invariants are wired in app.ts.
  */
 export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const { db } = deps;
@@ -159,6 +158,5 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
     async (request) => ok(await history.sellOrderDetail(db, memberIdOf(request), request.params.id)),
   );
 
-  await app.register(protocolRoutes, deps);
-  await app.register(opsOrderRoutes, deps);
+  await app.register(paidDisputeRoutes, deps);
 }

@@ -12,8 +12,7 @@ import { type ChainNetwork, isValidAddress, normalizeAddress } from '../../chain
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError, pgConstraint } from '../../errors/index.ts';
-import { listingForPurchase } from '../listings/queries.ts';
-import { lockListing, takeListingQty } from '../listings/repo.ts';
+import { listingForPurchase, lockListing, takeListingQty } from '../listings/index.ts';
 import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer, OrdersDue } from './buyer-limits.ts';
 import { orderWithDue } from './queries.ts';
 import { insertBuyOrder, paymentDeadline } from './repo.ts';

@@ -43,11 +43,20 @@ export interface ListingTerms {
   unitPriceKrw: number;
 }
 
-/** Creates a listing through HTTP and returns its id; throws with the answer when refused. */
+/**
+ * Creates a listing through HTTP with the seller's password as the step-up (DECISIONS §13) and returns its
+ * id; throws with the answer when refused.
+ */
 export async function listVia(t: TestApp, seller: Trader, terms: ListingTerms): Promise<number> {
   const r = await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
     token: seller.token,
-    body: { walletId: seller.wallet.id, ...terms, bankName: 'KB국민은행', accountNo: '123456789' },
+    body: {
+      walletId: seller.wallet.id,
+      ...terms,
+      bankName: 'KB국민은행',
+      accountNo: '123456789',
+      stepUp: { password: seller.password },
+    },
   });
   if (r.status !== 200) throw new Error(`listing refused: ${JSON.stringify(r.body)}`);
   return r.body.returnData.listingId;

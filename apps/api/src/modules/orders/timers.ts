@@ -8,7 +8,7 @@ import { settleOrder } from './transitions.ts';
  * settled in its own transaction under its listing's and its own row lock taken with SKIP LOCKED, and the
  * state is re-read under the lock, so however many instances sweep at once each order moves exactly once
  * and no instance waits behind another. Reads settle the orders they show too (settleDueFor), so a late
- * timer never shows a dead order as live. Why row locks and not a job library: docs/decisions.md.
+ * timer never shows a dead order as live. Why row locks and not a job library: docs/engineering-log.md.
  */
 
 /** How many due orders one sweep takes (the next tick takes the rest). */

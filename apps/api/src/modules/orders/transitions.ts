@@ -10,10 +10,9 @@ import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError } from '../../errors/index.ts';
 import { movements, post } from '../../ledger/index.ts';
-import { type LockedListing, lockListing } from '../listings/repo.ts';
-import { recordEnding } from '../listings/seller-stats.ts';
-import { audit } from '../ops/audit.ts';
-import { recordDelivery } from '../wallets/deliveries.ts';
+import { audit } from '../audit/index.ts';
+import { type LockedListing, lockListing, recordEnding } from '../listings/index.ts';
+import { recordDelivery } from '../wallets/index.ts';
 import { autoCloseIfExhausted, returnQuantity } from './escrow.ts';
 import {
   addDisputeStatement,

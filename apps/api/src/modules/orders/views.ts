@@ -8,8 +8,7 @@ import type {
 } from '@p2p/contract';
 import { LIVE_ORDER_STATUSES } from '@p2p/contract';
 import { qty } from '../../db/numeric.ts';
-import { toSellerStats } from '../listings/seller-stats.ts';
-import { iso, isoOrNull, maskName } from '../listings/views.ts';
+import { iso, isoOrNull, maskName, toSellerStats } from '../listings/index.ts';
 import type { OrderRow } from './queries.ts';
 
 const isLive = (status: string) => (LIVE_ORDER_STATUSES as readonly string[]).includes(status);

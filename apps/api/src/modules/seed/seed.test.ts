@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { shouldSeedDemo } from '../startup.ts';
+import { shouldSeedDemo } from '../../startup.ts';
 import { DEMO_MEMBERS } from './demo-data.ts';
 import { seedDemo } from './seed.ts';
 

@@ -4,12 +4,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { pgCode } from '../../errors/index.ts';
-import { hashPassword } from '../identity/password.ts';
-import { insertMember, memberByLoginId } from '../identity/repo.ts';
-import { hasActiveListing } from '../listings/queries.ts';
-import { approveListing, createListing } from '../listings/service.ts';
-import { ensureOperator } from '../ops/operators.ts';
-import { createWallet, creditDeposit, findActiveWallet } from '../wallets/service.ts';
+import { hashPassword, insertMember, memberByLoginId } from '../identity/index.ts';
+import { approveListing, createListing, hasActiveListing } from '../listings/index.ts';
+import { ensureOperator } from '../operators/index.ts';
+import { createWallet, creditDeposit, findActiveWallet } from '../wallets/index.ts';
 import { DEMO_MEMBERS, DEMO_OPERATOR_LOGIN_ID, type DemoListing, type DemoMember } from './demo-data.ts';
 
 export interface SeedResult {

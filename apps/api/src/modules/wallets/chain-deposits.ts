@@ -2,7 +2,7 @@ import { type Coin, fromUnits, toUnits } from '@p2p/contract';
 import type { Tx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { movements, post } from '../../ledger/index.ts';
-import { notifyDepositCredited } from '../notifications/repo.ts';
+import { notifyDepositCredited } from '../notifications/index.ts';
 import type { TransferRow, WalletRow } from './repo.ts';
 import {
   completeDeposit,
@@ -73,7 +73,7 @@ export async function settleChainDeposits(
 
 /**
  * The chain forked at `forkHeight` (blocks above it left the chain): the coin's open deposits in them lose their
- * block and confirmations until seen again. Returns how many did and the credited deposits that were in those
+ * block and confirmations until seen again, and those below count their confirmations from the fork again. Returns how many did and the credited deposits that were in those
  * blocks (a reorg deeper than their confirmations: they stay credited, the caller reports them).
  */
 export async function rewindChainDeposits(
@@ -82,6 +82,8 @@ export async function rewindChainDeposits(
   forkHeight: number,
 ): Promise<{ unconfirmed: number; creditedRemoved: TransferRow[] }> {
   const unconfirmed = await unconfirmDepositsAbove(tx, coin, forkHeight);
+  // The chain is now the fork's height: those below it have fewer blocks on top than they had.
+  await refreshConfirmations(tx, coin, forkHeight);
   return { unconfirmed, creditedRemoved: await creditedDepositsAbove(tx, coin, forkHeight) };
 }
 

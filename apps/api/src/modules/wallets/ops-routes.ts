@@ -10,83 +10,71 @@ import {
 } from '@p2p/contract';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
-import { memberIdOf } from '../../http/auth.ts';
-import { ok, okResponse } from '../../http/envelope.ts';
-import type { FastifyZod } from '../../http/types.ts';
+import type { OpsRouteFile } from '../../http/operator-api.ts';
 import { decideWithdrawal, listWithdrawals, opsCreditDeposit } from './withdrawals.ts';
 
-const idParams = z.object({ id: idParam });
+const params = z.object({ id: idParam });
 
-/** Operator calls on deposits and withdrawals (DECISIONS §10), role OPERATOR only; members get 403. */
-export default async function opsWalletRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
-  const operator = deps.guards.requireOperator;
-  const tags = ['ops'];
-
-  app.post(
-    '/ops/api/v1/deposits',
-    {
-      config: { idempotent: true },
-      preHandler: operator,
-      schema: { tags, body: opsDepositBody, response: okResponse(opsDeposit) },
-    },
-    async (request) => {
-      const b = request.body;
-      return ok(
-        await opsCreditDeposit(deps.db, memberIdOf(request), {
-          coin: b.coinCode,
-          address: b.address,
-          amount: b.amount,
-          txid: b.txid,
-          index: b.index,
-          destinationTag: b.destinationTag ?? null,
-        }),
-      );
-    },
-  );
-
-  app.get(
-    '/ops/api/v1/withdrawals',
-    {
-      preHandler: operator,
-      schema: { tags, querystring: opsWithdrawalsQuery, response: okResponse(opsWithdrawalPage) },
-    },
-    async (request) => ok(await listWithdrawals(deps.db, request.query)),
-  );
-
-  app.post(
-    '/ops/api/v1/withdrawals/:id/complete',
-    {
-      config: { idempotent: true },
-      preHandler: operator,
-      schema: {
-        tags,
-        params: idParams,
-        body: opsWithdrawalCompleteBody,
-        response: okResponse(opsWithdrawal),
+/** Operator calls on deposits and withdrawals (DECISIONS §10), under the operator API's guard. */
+export function walletOpsRoutes({ db }: AppDeps): OpsRouteFile {
+  return (ops) => {
+    ops.post('/deposits', {
+      doc: {
+        operationId: 'opsCreditDeposit',
+        summary:
+          'Credits an on-chain deposit to the wallet owning the address, once per coin, TxID and index.',
+        errors: ['WALLET_NOT_FOUND', 'DUPLICATE_ENTRY', 'INVALID_ADDRESS', 'INVALID_STATE'],
       },
-    },
-    async (request) =>
-      ok(
-        await decideWithdrawal(deps.db, memberIdOf(request), request.params.id, {
-          kind: 'complete',
-          txid: request.body.txid,
+      idempotent: true,
+      body: opsDepositBody,
+      response: opsDeposit,
+      handle: ({ operatorId, body }) =>
+        opsCreditDeposit(db, operatorId, {
+          coin: body.coinCode,
+          address: body.address,
+          amount: body.amount,
+          txid: body.txid,
+          index: body.index,
+          destinationTag: body.destinationTag ?? null,
         }),
-      ),
-  );
+    });
 
-  app.post(
-    '/ops/api/v1/withdrawals/:id/reject',
-    {
-      config: { idempotent: true },
-      preHandler: operator,
-      schema: { tags, params: idParams, body: opsWithdrawalRejectBody, response: okResponse(opsWithdrawal) },
-    },
-    async (request) =>
-      ok(
-        await decideWithdrawal(deps.db, memberIdOf(request), request.params.id, {
-          kind: 'reject',
-          reason: request.body.reason,
-        }),
-      ),
-  );
+    ops.get('/withdrawals', {
+      doc: {
+        operationId: 'opsListWithdrawals',
+        summary: 'Lists external withdrawals by status, oldest first.',
+      },
+      querystring: opsWithdrawalsQuery,
+      response: opsWithdrawalPage,
+      handle: ({ query }) => listWithdrawals(db, query),
+    });
+
+    ops.post('/withdrawals/:id/complete', {
+      doc: {
+        operationId: 'opsCompleteWithdrawal',
+        summary: 'Marks a pending withdrawal sent on chain with its TxID.',
+        errors: ['NOT_FOUND', 'INVALID_STATE'],
+      },
+      idempotent: true,
+      params,
+      body: opsWithdrawalCompleteBody,
+      response: opsWithdrawal,
+      handle: ({ operatorId, params, body }) =>
+        decideWithdrawal(db, operatorId, params.id, { kind: 'complete', txid: body.txid }),
+    });
+
+    ops.post('/withdrawals/:id/reject', {
+      doc: {
+        operationId: 'opsRejectWithdrawal',
+        summary: 'Rejects a pending withdrawal and returns the amount and fee to the member.',
+        errors: ['NOT_FOUND', 'INVALID_STATE'],
+      },
+      idempotent: true,
+      params,
+      body: opsWithdrawalRejectBody,
+      response: opsWithdrawal,
+      handle: ({ operatorId, params, body }) =>
+        decideWithdrawal(db, operatorId, params.id, { kind: 'reject', reason: body.reason }),
+    });
+  };
 }

@@ -12,12 +12,12 @@ import type { AppDeps } from '../../deps.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
-import opsWalletRoutes from './ops-routes.ts';
 import { createWallet, listWallets, type WalletBalances } from './service.ts';
 import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
 
 /**
- * Wallets and transfers (SPEC §7, DECISIONS §5), and the operator's deposit and withdrawal calls.
+ * Wallets and transfers (SPEC §7, DECISIONS §5); the operator's deposit and withdrawal calls are in
+ * ops-routes.ts, registered with the operator API.
  * The chain keys they derive addresses with are installed by app.ts before this registers.
  */
 export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
@@ -68,6 +68,4 @@ export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Pro
     },
     async (request) => ok(transferOut(await requestTransfer(deps, memberIdOf(request), request.body))),
   );
-
-  await app.register(opsWalletRoutes, deps);
 }

@@ -27,7 +27,7 @@ import {
   walletsWithBalances,
 } from './repo.ts';
 
-export { findActiveWallet, type TransferRow, type WalletRow } from './repo.ts';
+export { findActiveWallet, type TransferRow, type WalletRow, walletByDestinationTag } from './repo.ts';
 
 /** The largest XRP destination tag plus one (a tag is a UInt32; DECISIONS §17). */
 const TAG_END = 2 ** 32;

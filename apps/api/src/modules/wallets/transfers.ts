@@ -15,7 +15,7 @@ import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { toPage } from '../../http/page.ts';
 import { movements, post } from '../../ledger/index.ts';
-import { requireStepUp } from '../identity/step-up.ts';
+import { requireStepUp } from '../identity/index.ts';
 import { walletByDestinationTag } from './repo.ts';
 import {
   activeWalletByAddress,

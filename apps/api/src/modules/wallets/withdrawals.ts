@@ -2,6 +2,7 @@ import {
   type Coin,
   type OpsDeposit,
   type OpsWithdrawal,
+  type Page,
   toUnits,
   type WithdrawalStatus,
 } from '@p2p/contract';
@@ -12,7 +13,7 @@ import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { toPage } from '../../http/page.ts';
 import { movements, post } from '../../ledger/index.ts';
-import { audit } from '../ops/audit.ts';
+import { audit } from '../audit/index.ts';
 import {
   countWithdrawals,
   lockWithdrawal,
@@ -86,7 +87,7 @@ function withdrawalOut(r: WithdrawalRow): OpsWithdrawal {
 export async function listWithdrawals(
   db: Db,
   q: { status: WithdrawalStatus; size: number; cursor?: string },
-): Promise<{ list: OpsWithdrawal[]; nextCursor: string | null; totalCount: number }> {
+): Promise<Page<OpsWithdrawal>> {
   const afterId = q.cursor ? decodeIdCursor('withdrawals', q.cursor) : undefined;
   const rows = await withdrawalsOfStatus(db, q.status, afterId, q.size + 1);
   const count = await countWithdrawals(db, q.status);

@@ -1,4 +1,5 @@
 import type { OrderDispute, SellerStats } from '@p2p/contract';
+import { buyerMayDispute } from '@p2p/contract/dispute-rules.ts';
 import { type OrderStatus, orderActionsFor } from '@p2p/contract/enums.ts';
 
 /** Which party of an order the screen belongs to. */
@@ -36,8 +37,7 @@ export function memberActions(
   for (const a of orderActionsFor(o.status, side)) {
     if (a === 'expire' || a === 'escalate') continue;
     if (a === 'dispute' && side === 'buyer') {
-      const opens = o.disputeOpensAt ? Date.parse(o.disputeOpensAt) : Number.NaN;
-      if (!(Number.isFinite(opens) && opens <= nowMs)) {
+      if (!buyerMayDispute(o.disputeOpensAt, nowMs)) {
         disputeLater = o.disputeOpensAt;
         continue;
       }
@@ -108,17 +108,6 @@ export function formatRemaining(seconds: number): string {
   const s = seconds % 60;
   const mmss = `${String(m).padStart(2, '0')}:${String(s).padStart(2, '0')}`;
   return h > 0 ? `${h}:${mmss}` : mmss;
-}
-
-/** The dispute statement's bounds (DECISIONS §11: 10-2000 characters after trimming). */
-export const STATEMENT_MIN = 10;
-export const STATEMENT_MAX = 2000;
-
-/** The statement's problem, or undefined when it may be sent. */
-export function statementError(text: string): 'TOO_SHORT' | 'TOO_LONG' | undefined {
-  const n = text.trim().length;
-  if (n < STATEMENT_MIN) return 'TOO_SHORT';
-  return n > STATEMENT_MAX ? 'TOO_LONG' : undefined;
 }
 
 /**

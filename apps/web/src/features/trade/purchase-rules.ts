@@ -1,5 +1,5 @@
 import { LIMITS } from '@p2p/contract/limits.ts';
-import { minPurchaseKrw, receiveQty } from '@p2p/contract/money.ts';
+import { formatKrw, minPurchaseKrw, receiveQty } from '@p2p/contract/money.ts';
 import { z } from 'zod';
 import { schemaOf } from '../../lib/form-rules';
 
@@ -22,7 +22,7 @@ export function parseKrwInput(raw: string): number {
 
 /** Won with thousands separators for the amount input; empty for 0 so the placeholder shows. */
 export function formatKrwInput(krw: number): string {
-  return krw > 0 ? krw.toLocaleString('en-US') : '';
+  return krw > 0 ? formatKrw(krw) : '';
 }
 
 /** Quick-add (1만 .. 100만): adds to the current amount, capped at what the input can hold. */

@@ -1,19 +1,11 @@
 import { DATE_FORMAT, LIMITS, TIME_FORMAT } from '@p2p/contract/limits.ts';
+import { RESERVE_MAX_DAYS, seoulWallClock } from '@p2p/contract/reserve-time.ts';
 import { addDays, addMinutes, format, startOfDay } from 'date-fns';
 
-/**
- * The reserve purchase's deposit date and 15-minute time slots (SPEC §2, §9). Times are Korean wall time
- * (Asia/Seoul, UTC+9 without daylight saving), which is how the API reads reserveDate and reserveTime.
+/*
+ * The reserve purchase's deposit date and 15-minute time slots (SPEC §2, §9), in Korean wall time: the
+ * offset and the 30-day window are the contract's (reserve-time.ts), the ones the API checks against.
  */
-const SEOUL_OFFSET_MIN = 9 * 60;
-/** How far ahead a reservation may be made (the API accepts at most 30 days). */
-export const RESERVE_MAX_DAYS = 30;
-
-/** A Date whose local fields show the Seoul wall time of `nowMs` (for date-fns formatting). */
-export function seoulWallClock(nowMs: number): Date {
-  const localOffsetMin = new Date(nowMs).getTimezoneOffset();
-  return new Date(nowMs + (SEOUL_OFFSET_MIN + localOffsetMin) * 60_000);
-}
 
 /** The first and last selectable dates, yyyy-MM-dd. */
 export function reserveDateRange(nowMs: number): { min: string; max: string } {

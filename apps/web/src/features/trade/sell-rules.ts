@@ -1,4 +1,4 @@
-import { toUnits } from '@p2p/contract/money.ts';
+import { formatKrw, toUnits } from '@p2p/contract/money.ts';
 import { z } from 'zod';
 import { OTHER_BANK } from '../../lib/banks';
 import { schemaOf } from '../../lib/form-rules';
@@ -87,7 +87,7 @@ export function sanitizePrice(raw: string): string {
     .replace(/\D/g, '')
     .replace(/^0+(?=\d)/, '')
     .slice(0, 12);
-  return digits ? Number.parseInt(digits, 10).toLocaleString('en-US') : '';
+  return digits ? formatKrw(Number.parseInt(digits, 10)) : '';
 }
 
 /** The won value of a price input ("12,000" -> 12000; empty -> 0). */

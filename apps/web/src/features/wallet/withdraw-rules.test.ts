@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import kr from '../../i18n/locales/kr/wallet.json';
 import {
   canWithdraw,
+  formatDestTagInput,
   formatWithdrawInput,
+  parseDestTag,
   plainAmount,
   validateWithdraw,
   type WithdrawValues,
@@ -59,5 +61,31 @@ describe('withdraw form schema', () => {
     expect(r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
       ['amount', 'NOT_POSITIVE'],
     ]);
+  });
+});
+
+describe('XRP destination tag (DECISIONS §17)', () => {
+  const xrp = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
+  const v: WithdrawValues = { destType: 'EXTERNAL', address: xrp, amount: '1', password: '' };
+  it('reads an integer 0..2^32-1, empty as none, anything else as an error', () => {
+    expect(parseDestTag('')).toBeNull();
+    expect(parseDestTag('  ')).toBeNull();
+    expect(parseDestTag('0')).toBe(0);
+    expect(parseDestTag('4294967295')).toBe(4_294_967_295);
+    expect(parseDestTag('4294967296')).toBeUndefined();
+    expect(parseDestTag('12a')).toBeUndefined();
+    expect(parseDestTag('1.5')).toBeUndefined();
+    expect(formatDestTagInput('12 34-5x')).toBe('12345');
+    expect(formatDestTagInput('123456789012')).toBe('1234567890');
+  });
+  it('holds the button and flags the field for a tag out of range, on XRP only', () => {
+    expect(canWithdraw('1', '10', xrp, false, 'XRP', '4294967295')).toBe(true);
+    expect(canWithdraw('1', '10', xrp, false, 'XRP', '')).toBe(true);
+    expect(canWithdraw('1', '10', xrp, false, 'XRP', '9999999999')).toBe(false);
+    expect(validateWithdraw({ ...v, destTag: '9999999999' }, 'XRP', '10')).toEqual({
+      destTag: 'DEST_TAG_INVALID',
+    });
+    expect(validateWithdraw({ ...v, destTag: '123' }, 'XRP', '10')).toEqual({});
+    expect(kr.withdraw.destTagInvalid).toContain('4294967295');
   });
 });

@@ -2,6 +2,7 @@ import { addressLooksValid } from '@p2p/contract/address-format.ts';
 import type { Coin } from '@p2p/contract/enums.ts';
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { groupDecimal, toUnits } from '@p2p/contract/money.ts';
+import { DEST_TAG_MAX } from '@p2p/contract/wallets.ts';
 import { z } from 'zod';
 import { schemaOf } from '../../lib/form-rules';
 
@@ -40,8 +41,26 @@ export function withdrawAmountError(formatted: string, balance: string): Withdra
 }
 
 /**
+ * An XRP destination tag as typed (DECISIONS §17): empty = none (null), else its number when it is an integer
+ * 0..2^32-1 written in digits, else undefined (an error).
+ */
+export function parseDestTag(typed: string): number | null | undefined {
+  const v = typed.trim();
+  if (v === '') return null;
+  if (!/^\d{1,10}$/.test(v)) return undefined;
+  const n = Number(v);
+  return n <= DEST_TAG_MAX ? n : undefined;
+}
+
+/** Keeps only the digits of what was typed into the tag field (10 at most: 2^32-1 has 10). */
+export function formatDestTagInput(raw: string): string {
+  return raw.replace(/\D/g, '').slice(0, 10);
+}
+
+/**
  * The send button is disabled when the amount is empty or in error, no address is given (or, with `coin`,
- * one without the shape of that coin's addresses, issue 13), or it is sending.
+ * one without the shape of that coin's addresses, issue 13), an XRP destination tag is out of range, or it is
+ * sending.
  */
 export function canWithdraw(
   formatted: string,
@@ -49,13 +68,15 @@ export function canWithdraw(
   address: string,
   sending: boolean,
   coin?: Coin,
+  destTag = '',
 ): boolean {
   return (
     !sending &&
     plainAmount(formatted) !== '' &&
     withdrawAmountError(formatted, balance) === undefined &&
     address.trim() !== '' &&
-    (coin === undefined || addressLooksValid(coin, address))
+    (coin === undefined || addressLooksValid(coin, address)) &&
+    (coin !== 'XRP' || parseDestTag(destTag) !== undefined)
   );
 }
 
@@ -64,15 +85,21 @@ const withdrawObject = z.object({
   address: z.string(),
   amount: z.string(),
   password: z.string(),
+  /** XRP only: the destination tag as typed (digits; empty = none). */
+  destTag: z.string().optional(),
 });
 
-/** The /withdraw form: destination, address, the formatted amount and the review sheet's password. */
+/**
+ * The /withdraw form: destination, address, the formatted amount, the XRP destination tag and the review
+ * sheet's password.
+ */
 export type WithdrawValues = z.infer<typeof withdrawObject>;
 
 /**
  * Field -> error code while typing: ADDRESS_INVALID for an address without the shape of the coin's addresses
- * (issue 13), the amount rules above. Empty fields are no error (the button stays disabled, `canWithdraw`);
- * the password is checked when the member confirms.
+ * (issue 13), DEST_TAG_INVALID for an XRP tag that is not an integer 0..2^32-1, the amount rules above. Empty
+ * fields are no error (the button stays disabled, `canWithdraw`); the password is checked when the member
+ * confirms.
  */
 export function validateWithdraw(
   v: WithdrawValues,
@@ -81,6 +108,7 @@ export function validateWithdraw(
 ): Partial<Record<keyof WithdrawValues, string>> {
   const e: Partial<Record<keyof WithdrawValues, string>> = {};
   if (coin && v.address.trim() && !addressLooksValid(coin, v.address)) e.address = 'ADDRESS_INVALID';
+  if (coin === 'XRP' && parseDestTag(v.destTag ?? '') === undefined) e.destTag = 'DEST_TAG_INVALID';
   const amount = withdrawAmountError(v.amount, balance);
   if (amount) e.amount = amount;
   return e;

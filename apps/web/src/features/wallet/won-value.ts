@@ -1,13 +1,8 @@
 import type { CoinPrice, Wallet } from '@p2p/contract';
-import { fromUnits, QTY_SCALE, toUnits } from '@p2p/contract/money.ts';
+import { fromUnits, toUnits, wonValueOf } from '@p2p/contract/money.ts';
 import { usePrices } from '../home/api/get-prices';
 
-const SCALE = 10n ** BigInt(QTY_SCALE);
-
-/** The won value of `qty` at `krwPerCoin`, rounded down to the whole won, in bigint (never a float). */
-export function wonValueOf(qty: string, krwPerCoin: number): number {
-  return Number((toUnits(qty) * BigInt(krwPerCoin)) / SCALE);
-}
+export { wonValueOf };
 
 /** A wallet's holding: what is available plus what its listings hold in escrow (DECISIONS §4). */
 export function holdingOf(w: Pick<Wallet, 'balance' | 'escrowBalance'>): string {

@@ -49,7 +49,7 @@ export function createDevOutbox(redis: Redis | null): DevOutbox {
 
 /**
  * Development provider: nothing leaves the machine. The code goes to the dev outbox only; the log gets
- * the masked destination and never the code (issue 2: logs never contain codes).
+ * the masked destination and never the code (logs never contain codes).
  */
 export class ConsoleSmsProvider implements SmsProvider {
   readonly kind = 'console' as const;

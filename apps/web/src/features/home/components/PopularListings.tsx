@@ -3,6 +3,7 @@ import useEmblaCarousel from 'embla-carousel-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
+import { cardClassName } from '../../../components/ui/Card';
 import { ListingHead } from '../../../components/ui/ListingHead';
 import { paths } from '../../../config/paths';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
@@ -17,7 +18,7 @@ function ListingCard({ listing, onBuy }: { listing: TradeListing; onBuy: (t: Pur
   const { t } = useTranslation('home');
   const upper = minQtyOf(listing.maxQty, listing.remainingQty);
   return (
-    <article className={s.listingCard} data-testid="best-listing">
+    <article className={`${cardClassName} ${s.listingCard}`} data-testid="best-listing">
       <ListingHead
         coin={listing.coinCode}
         seller={{ nickname: listing.sellerNickname, country: listing.sellerCountry }}

@@ -3,6 +3,7 @@ import { COINS } from '@p2p/contract/enums.ts';
 import { useTranslation } from 'react-i18next';
 import { landingToast } from '../../../app/toast-host';
 import { Button } from '../../../components/ui/Button';
+import { cardClassName } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { formatWon } from '../../../lib/format';
 import { usePrices } from '../api/get-prices';
@@ -18,7 +19,7 @@ function Change({ pct }: { pct: string }) {
 function PriceCard({ price }: { price: CoinPrice }) {
   const { t } = useTranslation();
   return (
-    <div className={s.priceCard} data-testid={`price-${price.coin}`}>
+    <div className={`${cardClassName} ${s.priceCard}`} data-testid={`price-${price.coin}`}>
       <div className={s.coinRow}>
         <CoinIcon coin={price.coin} size={28} />
         <div>
@@ -34,7 +35,7 @@ function PriceCard({ price }: { price: CoinPrice }) {
 
 function SkeletonCard() {
   return (
-    <div className={s.priceCard} aria-hidden="true">
+    <div className={`${cardClassName} ${s.priceCard}`} aria-hidden="true">
       <div className={s.skeleton} style={{ width: '60%', height: 28 }} />
       <div className={s.skeleton} style={{ width: '80%', height: 20 }} />
       <div className={s.skeleton} style={{ width: '30%', height: 14 }} />

@@ -1,11 +1,9 @@
 import type { SellListingDetail } from '@p2p/contract';
+import type { AvailabilityMove } from '@p2p/contract/enums.ts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { bestListingsQueryOptions } from '../../home/api/get-best-listings';
 import { myListingQueryOptions, sellRegistrationsQueryOptions, tradeListingsKey } from '../../trade';
-
-/** pause = OPEN -> PAUSED (자리 비움), resume = PAUSED -> OPEN (DECISIONS §4, §12). */
-export type AvailabilityMove = 'pause' | 'resume';
 
 /**
  * POST /api/v1/sell-listings/{id}/pause or /resume: owner only (404 LISTING_NOT_FOUND otherwise), 409

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
+import { cardClassName } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { paths } from '../../../config/paths';
 import { formatDateTime } from '../../../lib/format-time';
@@ -41,7 +42,12 @@ export function HistoryItem({ id, type, coin, status, createdAt, completedAt, ro
     </Button>
   );
   return (
-    <article className={m.item} data-testid={`history-${type}`} data-id={id} data-status={status}>
+    <article
+      className={`${cardClassName} ${m.item}`}
+      data-testid={`history-${type}`}
+      data-id={id}
+      data-status={status}
+    >
       <div className={m.head}>
         <div className={m.coin}>
           <CoinIcon coin={coin} size={28} />

@@ -1,5 +1,5 @@
 import type { MySellListing } from '@p2p/contract';
-import { listingActionsFor } from '@p2p/contract/enums.ts';
+import { type AvailabilityMove, listingActionsFor } from '@p2p/contract/enums.ts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
@@ -9,7 +9,7 @@ import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { useSellRegistrations } from '../../trade';
-import { type AvailabilityMove, useListingAvailability } from '../api/set-availability';
+import { useListingAvailability } from '../api/set-availability';
 import { HistoryItem } from '../components/HistoryItem';
 import { HistoryList } from '../components/HistoryList';
 import m from '../mypage.module.css';

@@ -3,7 +3,7 @@ import { shortenAddress } from '@p2p/contract/money.ts';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
-import { Card } from '../../../components/ui/Card';
+import { Card, cardClassName } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { LoadError } from '../../../components/ui/LoadError';
 import { Skeleton } from '../../../components/ui/Skeleton';
@@ -56,7 +56,12 @@ export function WalletTab() {
         </Card>
       )}
       {list.map((w) => (
-        <article key={w.id} className={m.item} data-testid="wallet-item" data-coin={w.coinCode}>
+        <article
+          key={w.id}
+          className={`${cardClassName} ${m.item}`}
+          data-testid="wallet-item"
+          data-coin={w.coinCode}
+        >
           <div className={m.head}>
             <div className={m.coin}>
               <CoinIcon coin={w.coinCode} size={32} />

@@ -25,6 +25,8 @@ export interface PendingAction {
   details: { label: string; value: ReactNode }[];
   /** What will happen, in words (e.g. where refunded coins go). */
   note?: string;
+  /** Something about the target the operator must check first, shown in red above its facts. */
+  warning?: string;
   confirmLabel: string;
   tone: 'primary' | 'danger';
   fields?: ActionField[];
@@ -107,6 +109,11 @@ export function ConfirmDialog({ action, onDone }: { action: PendingAction; onDon
       )}
     >
       <form id={formId} className={s.dialogForm} onSubmit={submit} noValidate data-testid="confirm-dialog">
+        {action.warning && (
+          <p className={s.dialogWarning} role="alert" data-testid="confirm-warning">
+            {action.warning}
+          </p>
+        )}
         <dl className={s.facts}>
           {action.details.map((d) => (
             <div key={d.label} className={s.fact}>

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
+import { cardClassName } from '../../../components/ui/Card';
 import { errorText } from '../../../lib/errors';
 import type { Page } from '../api/client';
 import type { CursorPager } from '../hooks/use-cursor-pager';
@@ -36,7 +37,7 @@ export function OpsTable({ columns, loading, error, empty, onRetry, testId, chil
   } else if (loading) state = t('common:loading');
   else if (empty) state = t('ops:table.empty');
   return (
-    <div className={s.tableWrap}>
+    <div className={`${cardClassName} ${s.tableWrap}`}>
       <table className={s.table} data-testid={testId}>
         <thead>
           <tr>

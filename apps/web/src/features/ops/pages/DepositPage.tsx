@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { FIELD_CODES as F, type OpsDeposit, opsDepositBody, qtyField } from '@p2p/contract';
+import { DEST_TAG_MAX, FIELD_CODES as F, type OpsDeposit, opsDepositBody, qtyField } from '@p2p/contract';
 import { COINS } from '@p2p/contract/enums.ts';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -24,16 +24,30 @@ const depositForm = opsDepositBody.pick({ coinCode: true, address: true, txid: t
     .string()
     .trim()
     .regex(/^\d{0,6}$/, F.INVALID_FORMAT),
+  /** XRP: the payment's destination tag (DECISIONS §17); empty = none. */
+  destinationTag: z
+    .string()
+    .trim()
+    .regex(/^\d{0,10}$/, F.INVALID_FORMAT)
+    .refine((v) => v === '' || Number(v) <= DEST_TAG_MAX, F.INVALID_FORMAT),
 });
 type DepositInput = z.input<typeof depositForm>;
 type DepositValues = z.output<typeof depositForm>;
 
-const EMPTY: DepositInput = { coinCode: 'BTC', address: '', amount: '', txid: '', index: '' };
+const EMPTY: DepositInput = {
+  coinCode: 'BTC',
+  address: '',
+  amount: '',
+  txid: '',
+  index: '',
+  destinationTag: '',
+};
 
 /**
  * /ops/deposits: credits an on-chain deposit to the wallet owning the address (DECISIONS §5), after a
  * confirmation; a repeated coin + TxID + index is answered as already credited and moves nothing. Recent
- * credits come from the audit log.
+ * credits come from the audit log. XRP paid to the platform account names its wallet by the destination tag
+ * (DECISIONS §17), a field shown for XRP only.
  */
 export default function DepositPage() {
   const { t } = useTranslation(['ops', 'common']);
@@ -41,7 +55,8 @@ export default function DepositPage() {
     resolver: zodResolver(depositForm),
     defaultValues: EMPTY,
   });
-  const { register, formState, handleSubmit, reset } = form;
+  const { register, formState, handleSubmit, reset, watch } = form;
+  const isXrp = watch('coinCode') === 'XRP';
   const err = (k: keyof DepositInput) => fieldText(formState.errors[k]?.message, 'ops');
   const { confirm, dialog } = useConfirmAction();
   const [result, setResult] = useState<OpsDeposit | null>(null);
@@ -56,6 +71,9 @@ export default function DepositPage() {
         { label: t('ops:deposits.amount'), value: `${v.amount} ${v.coinCode}` },
         { label: t('ops:deposits.txid'), value: <Mono>{v.txid}</Mono> },
         { label: t('ops:deposits.index'), value: v.index || '0' },
+        ...(v.coinCode === 'XRP' && v.destinationTag
+          ? [{ label: t('ops:deposits.destinationTag'), value: <Mono>{v.destinationTag}</Mono> }]
+          : []),
       ],
       note: t('ops:deposits.confirmNote'),
       confirmLabel: t('ops:deposits.submit'),
@@ -67,6 +85,7 @@ export default function DepositPage() {
           amount: v.amount,
           txid: v.txid,
           index: v.index ? Number.parseInt(v.index, 10) : 0,
+          destinationTag: v.coinCode === 'XRP' && v.destinationTag ? Number(v.destinationTag) : null,
         });
         setResult(d);
         if (d.created) reset({ ...EMPTY, coinCode: v.coinCode });
@@ -96,6 +115,17 @@ export default function DepositPage() {
               error={err('address')}
               {...register('address')}
             />
+            {isXrp && (
+              <TextField
+                label={t('ops:deposits.destinationTag')}
+                inputMode="numeric"
+                autoComplete="off"
+                hint={t('ops:deposits.destinationTagHint')}
+                error={err('destinationTag')}
+                data-testid="deposit-destination-tag"
+                {...register('destinationTag')}
+              />
+            )}
             <TextField
               label={t('ops:deposits.amount')}
               inputMode="decimal"

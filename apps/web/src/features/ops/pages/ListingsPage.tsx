@@ -6,6 +6,7 @@ import { formatTime } from '../../../lib/format-time';
 import { approveListing, type OpsListing, rejectListing, useOpsListings } from '../api/listings';
 import { FilterTabs } from '../components/FilterTabs';
 import { PagedTable } from '../components/PagedTable';
+import { AccountBadge, ProfileAccountCheck } from '../components/ProfileAccountCheck';
 import { RowActions } from '../components/RowActions';
 import { StatusBadge } from '../components/StatusBadge';
 import { Mono, PageTitle } from '../components/Table';
@@ -23,6 +24,8 @@ function statusParam(v: string | null): ListingStatus | undefined {
 /**
  * /ops/listings: listings by status (pending review first). A pending listing is approved (-> OPEN, in the
  * trade list) or rejected with a reason (escrow back to the seller), each after confirmation (DECISIONS §4, §8).
+ * The seller's profile account sits beside the listing's pay-in account, flagged when they differ
+ * (DECISIONS §13 as amended), in the row and in the confirmation.
  */
 export default function ListingsPage() {
   const { t } = useTranslation(['ops']);
@@ -38,14 +41,18 @@ export default function ListingsPage() {
     { label: t('ops:listings.coin'), value: l.coinCode },
     { label: t('ops:listings.qty'), value: `${l.minQty} – ${l.maxQty} ${l.coinCode}` },
     { label: t('ops:listings.price'), value: `${formatKrw(l.unitPriceKrw)} ${t('ops:won')}` },
-    { label: t('ops:listings.bank'), value: `${l.bankName} ${l.accountNo} (${l.accountHolder})` },
+    { label: t('ops:listings.bankListing'), value: `${l.bankName} ${l.accountNo} (${l.accountHolder})` },
+    { label: t('ops:listings.profileAccount'), value: <ProfileAccountCheck listing={l} /> },
     { label: t('ops:listings.address'), value: <Mono>{l.address}</Mono> },
   ];
+  const accountWarning = (l: OpsListing) =>
+    l.accountDiffersFromProfile ? t('ops:listings.accountDiffersNote') : undefined;
   const approve = (l: OpsListing) =>
     confirm({
       title: t('ops:listings.approveTitle', { id: l.listingId }),
       details: details(l),
       note: t('ops:listings.approveNote'),
+      warning: accountWarning(l),
       confirmLabel: t('ops:listings.approve'),
       tone: 'primary',
       run: () => approveListing(l.listingId).then(() => t('ops:listings.approved', { id: l.listingId })),
@@ -55,6 +62,7 @@ export default function ListingsPage() {
       title: t('ops:listings.rejectTitle', { id: l.listingId }),
       details: details(l),
       note: t('ops:listings.rejectNote', { qty: l.maxQty, coin: l.coinCode }),
+      warning: accountWarning(l),
       confirmLabel: t('ops:listings.reject'),
       tone: 'danger',
       fields: [reasonField(t)],
@@ -94,6 +102,8 @@ export default function ListingsPage() {
             <td className={s.num}>
               <strong>#{l.listingId}</strong>
               <div className={s.sub}>{formatTime(l.createdAt)}</div>
+              {/* in the first column, so a phone shows it before the table is scrolled */}
+              <AccountBadge differs={l.accountDiffersFromProfile} short />
             </td>
             <td>
               {l.sellerLoginId}
@@ -110,6 +120,7 @@ export default function ListingsPage() {
               <div className={s.sub}>
                 {l.accountNo} · {l.accountHolder}
               </div>
+              <ProfileAccountCheck listing={l} prefixed />
             </td>
             <td>
               <StatusBadge status={l.status} />

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { Button } from '../../../components/ui/Button';
+import { cardClassName } from '../../../components/ui/Card';
 import { errorText } from '../../../lib/errors';
 import { useOpsSummary } from '../api/summary';
 import { useTotpStatus } from '../api/totp';
@@ -54,7 +55,7 @@ export default function OverviewPage() {
             <Link
               key={c.key}
               to={`${opsPaths[c.to]}${search}`}
-              className={`${s.statCard} ${hot ? s.statCardHot : ''}`}
+              className={`${cardClassName} ${s.statCard} ${hot ? s.statCardHot : ''}`}
               data-testid={`summary-${c.key}`}
             >
               <span className={s.statLabel}>{t(`ops:overview.${c.key}`)}</span>

@@ -19,7 +19,8 @@ function statusParam(v: string | null): WithdrawalStatus {
 
 /**
  * /ops/withdrawals: external withdrawals (members' own and buy-order deliveries). Pending ones are marked
- * sent with the chain TxID or rejected with a reason, which refunds amount and fee (DECISIONS §5).
+ * sent with the chain TxID or rejected with a reason, which refunds amount and fee (DECISIONS §5). An XRP
+ * withdrawal shows its destination tag under the address, and its confirmations say the tag or that there is none.
  */
 export default function WithdrawalsPage() {
   const { t } = useTranslation(['ops']);
@@ -34,6 +35,15 @@ export default function WithdrawalsPage() {
     { label: t('ops:withdrawals.member'), value: `${w.loginId} (#${w.memberId})` },
     { label: t('ops:withdrawals.amount'), value: `${w.amount} ${w.coinCode}` },
     { label: t('ops:withdrawals.address'), value: <Mono>{w.address}</Mono> },
+    // An XRP payment without the tag the member gave lands in the receiver's account unattributed.
+    ...(w.coinCode === 'XRP'
+      ? [
+          {
+            label: t('ops:withdrawals.destTag'),
+            value: w.destTag === null ? t('ops:withdrawals.noTag') : <Mono>{w.destTag}</Mono>,
+          },
+        ]
+      : []),
   ];
   const markSent = (w: OpsWithdrawal) =>
     confirm({
@@ -104,6 +114,11 @@ export default function WithdrawalsPage() {
             </td>
             <td>
               <Mono>{w.address}</Mono>
+              {w.destTag !== null && (
+                <div className={s.sub} data-testid={`withdrawal-tag-${w.withdrawalId}`}>
+                  {t('ops:withdrawals.tagOf', { tag: w.destTag })}
+                </div>
+              )}
             </td>
             <td className={s.num}>{w.buyOrderId ? `#${w.buyOrderId}` : '–'}</td>
             <td>

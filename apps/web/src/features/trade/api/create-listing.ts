@@ -4,7 +4,10 @@ import { api } from '../../../lib/api-client';
 import { walletsQueryOptions } from '../../wallet';
 import { sellRegistrationsQueryOptions } from './get-sell-registrations';
 
-/** POST /api/v1/sell-listings: escrows maxQty; 409 DUPLICATE_SELLER, 422 INSUFFICIENT_BALANCE (DECISIONS §4). */
+/**
+ * POST /api/v1/sell-listings with the member's `stepUp` (DECISIONS §13: 422 STEP_UP_REQUIRED without it, 400
+ * INVALID_CREDENTIALS when wrong): escrows maxQty; 409 DUPLICATE_SELLER, 422 INSUFFICIENT_BALANCE (DECISIONS §4).
+ */
 export function createListing(body: SellListingCreateBody) {
   return api.post<SellListingDetail>('/api/v1/sell-listings', body, { idempotent: true });
 }

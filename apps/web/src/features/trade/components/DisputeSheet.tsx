@@ -1,8 +1,8 @@
+import { DISPUTE_STATEMENT_MAX, disputeStatementError } from '@p2p/contract/dispute-rules.ts';
 import { DISPUTE_REASONS, type DisputeReason } from '@p2p/contract/market.ts';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import ui from '../../../components/ui/ui.module.css';
-import { STATEMENT_MAX, statementError } from '../protocol-rules';
 import s from '../trade.module.css';
 import { ProtocolDialog } from './ProtocolDialog';
 
@@ -33,7 +33,7 @@ export function DisputeSheet({
   const [touched, setTouched] = useState(false);
   const reasonId = useId();
   const textId = useId();
-  const err = statementError(text);
+  const err = disputeStatementError(text);
   const chosen = mode === 'statement' ? (fixedReason ?? 'OTHER') : reason;
   return (
     <ProtocolDialog
@@ -85,7 +85,7 @@ export function DisputeSheet({
           id={textId}
           className={`${ui.input} ${s.textarea} ${touched && err ? ui.inputError : ''}`}
           rows={5}
-          maxLength={STATEMENT_MAX}
+          maxLength={DISPUTE_STATEMENT_MAX}
           value={text}
           placeholder={t('protocol.dispute.placeholder')}
           onChange={(e) => setText(e.target.value)}
@@ -96,7 +96,7 @@ export function DisputeSheet({
         <div className={`${ui.message} ${touched && err ? ui.messageError : ''}`}>
           {touched && err
             ? t(`protocol.dispute.errors.${err}`)
-            : t('protocol.dispute.count', { n: text.trim().length, max: STATEMENT_MAX })}
+            : t('protocol.dispute.count', { n: text.trim().length, max: DISPUTE_STATEMENT_MAX })}
         </div>
       </div>
     </ProtocolDialog>

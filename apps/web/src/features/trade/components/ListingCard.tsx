@@ -1,6 +1,7 @@
 import type { TradeListing } from '@p2p/contract';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
+import { cardClassName } from '../../../components/ui/Card';
 import { ListingHead } from '../../../components/ui/ListingHead';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import s from '../trade.module.css';
@@ -17,7 +18,11 @@ export function ListingCard({ listing, onBuy }: { listing: TradeListing; onBuy: 
   const { t } = useTranslation('trade');
   const upper = minQtyOf(listing.maxQty, listing.remainingQty);
   return (
-    <article className={s.card} data-testid="listing-card" data-listing-id={listing.listingId}>
+    <article
+      className={`${cardClassName} ${s.card}`}
+      data-testid="listing-card"
+      data-listing-id={listing.listingId}
+    >
       <ListingHead
         coin={listing.coinCode}
         seller={{ nickname: listing.sellerNickname, country: listing.sellerCountry }}

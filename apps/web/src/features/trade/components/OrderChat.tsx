@@ -3,6 +3,7 @@ import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { cardClassName } from '../../../components/ui/Card';
 import { errorText } from '../../../lib/errors';
 import {
   type ChatClient,
@@ -64,7 +65,11 @@ export function OrderChat({
   }, [lastId]);
 
   return (
-    <section className={c.panel} aria-labelledby={`chat-${orderId}`} data-testid="order-chat">
+    <section
+      className={`${cardClassName} ${c.panel}`}
+      aria-labelledby={`chat-${orderId}`}
+      data-testid="order-chat"
+    >
       <h2 id={`chat-${orderId}`} className={c.title}>
         {t('title')}
       </h2>

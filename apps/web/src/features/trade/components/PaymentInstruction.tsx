@@ -1,5 +1,6 @@
 import type { BuyOrderCreated } from '@p2p/contract';
 import { useTranslation } from 'react-i18next';
+import { cardClassName } from '../../../components/ui/Card';
 import { formatWon } from '../../../lib/format';
 import { formatClock } from '../../../lib/format-time';
 import { useSecondsLeft } from '../hooks/use-seconds-left';
@@ -27,7 +28,11 @@ export function PaymentInstruction({
   const amount = formatWon(order.requestKrwAmount);
   const deadline = formatClock(order.paymentDeadline);
   return (
-    <section className={s.instruction} data-testid="pay-instruction" aria-labelledby="pay-title">
+    <section
+      className={`${cardClassName} ${s.instruction}`}
+      data-testid="pay-instruction"
+      aria-labelledby="pay-title"
+    >
       <div className={s.instructionHead}>
         <h2 id="pay-title" className={s.instructionTitle}>
           {t('protocol.payTitle')}

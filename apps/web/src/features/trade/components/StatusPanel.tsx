@@ -1,6 +1,7 @@
 import type { OrderDispute } from '@p2p/contract';
 import type { OrderStatus } from '@p2p/contract/enums.ts';
 import { useTranslation } from 'react-i18next';
+import { cardClassName } from '../../../components/ui/Card';
 import { formatClock } from '../../../lib/format-time';
 import { useSecondsLeft } from '../hooks/use-seconds-left';
 import { formatRemaining, type OrderSide } from '../protocol-rules';
@@ -32,7 +33,11 @@ export function StatusPanel({
   const { t } = useTranslation('trade');
   const releaseLeft = useSecondsLeft(order.status === 'PAID' ? order.releaseDeadline : null, onDue);
   return (
-    <section className={s.statusPanel} data-testid="status-panel" data-status={order.status}>
+    <section
+      className={`${cardClassName} ${s.statusPanel}`}
+      data-testid="status-panel"
+      data-status={order.status}
+    >
       <div className={s.cardHead}>
         <span className={s.orderNo}>{t('protocol.orderNo', { id: order.orderId })}</span>
         <StatusBadge status={order.status} type={side === 'buyer' ? 'purchase' : 'sell-history'} />

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { COINS, type Coin } from '@p2p/contract/enums.ts';
 import { formatPhone } from '@p2p/contract/phone.ts';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -13,6 +14,7 @@ import { SelectField } from '../../../components/ui/SelectField';
 import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-client';
 import { BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks';
 import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
@@ -21,6 +23,7 @@ import { notify } from '../../../lib/toast';
 import { usePrices } from '../../home/api/get-prices';
 import { useCreateWallet, useWallets, wonValueOf } from '../../wallet';
 import { useCreateListing } from '../api/create-listing';
+import { type SellReview, SellReviewSheet } from '../components/SellReviewSheet';
 import { countryKey } from '../purchase-rules';
 import {
   parsePrice,
@@ -36,7 +39,9 @@ import type { ReceiptState } from '../trade-state';
 /**
  * /sell (SPEC §2, §5 "Sell"): coin, the wallet address (or a generate-wallet button), min/max quantity,
  * unit price, seller info, bank (with 기타 + free text) and account number. The rules are checked in SPEC
- * order with their Korean messages; success shows the sell receipt.
+ * order with their Korean messages. A valid form opens a review sheet with the account buyers will pay into,
+ * where the member confirms with the password (DECISIONS §13 step-up: a stolen session alone cannot put up a
+ * listing paying another account); success shows the sell receipt.
  */
 export default function SellPage() {
   const { t } = useTranslation('trade');
@@ -45,6 +50,10 @@ export default function SellPage() {
   const wallets = useWallets();
   const createWallet = useCreateWallet();
   const createListing = useCreateListing();
+  const [review, setReview] = useState<SellReview | null>(null);
+  const [reviewing, setReviewing] = useState(false);
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | undefined>(undefined);
   const initialBank = bankChoiceOf(me?.bankName);
   // One error at a time, the first broken rule in SPEC order; it stays until the next try or another coin.
   const form = useForm<SellFields>({
@@ -97,20 +106,45 @@ export default function SellPage() {
         ?.scrollIntoView({ block: 'center' }),
     );
   };
-  const onValid = async () => {
+  // The form's rules passed: show what will be listed and where buyers pay, and ask for the password.
+  const onValid = () => {
     if (!wallet) return;
+    const bankName = bankNameOf(bank, customBank);
+    setReview({
+      coin,
+      minQty: minQty.replace(/\.$/, ''),
+      maxQty: maxQty.replace(/\.$/, ''),
+      unitPriceKrw: parsePrice(price),
+      bankName,
+      accountNo,
+      accountHolder: me?.name ?? '',
+      otherThanProfile: bankName !== me?.bankName || accountNo !== me?.accountNo,
+    });
+    setPassword('');
+    setPasswordError(undefined);
+    setReviewing(true);
+  };
+  const confirm = async () => {
+    if (!wallet || !review || createListing.isPending) return;
+    if (!password) return setPasswordError(t('common:stepUp.required'));
     try {
       const listing = await createListing.mutateAsync({
         walletId: wallet.id,
-        minQty: minQty.replace(/\.$/, ''),
-        maxQty: maxQty.replace(/\.$/, ''),
-        unitPriceKrw: parsePrice(price),
-        bankName: bankNameOf(bank, customBank),
-        accountNo,
+        minQty: review.minQty,
+        maxQty: review.maxQty,
+        unitPriceKrw: review.unitPriceKrw,
+        bankName: review.bankName,
+        accountNo: review.accountNo,
+        stepUp: { password },
       });
       const receipt: ReceiptState = { kind: 'sell', listing };
       navigate(paths.requestSuccessfully.path, { state: receipt });
     } catch (err) {
+      if (err instanceof ApiError && err.code === 'INVALID_CREDENTIALS') {
+        setPasswordError(t('common:stepUp.wrongPassword'));
+        return;
+      }
+      setReviewing(false);
       notify.error(errorText(err, 'trade:sell.failed', 'trade'));
     }
   };
@@ -261,6 +295,19 @@ export default function SellPage() {
           {createListing.isPending ? t('sell.submitting') : t('sell.submit')}
         </Button>
       </StickyCta>
+      <SellReviewSheet
+        open={reviewing}
+        review={review}
+        password={password}
+        error={passwordError}
+        busy={createListing.isPending}
+        onPassword={(value) => {
+          setPassword(value);
+          setPasswordError(undefined);
+        }}
+        onConfirm={() => void confirm()}
+        onClose={() => setReviewing(false)}
+      />
     </Page>
   );
 }

@@ -15,16 +15,40 @@ import { pickWallet, walletIdOf } from '../wallet-state';
 /** QR output of SPEC §9: width 240, margin 4, error correction M. */
 export const QR_OPTIONS = { width: 240, margin: 4, errorCorrectionLevel: 'M' } as const;
 
-/** /deposit (SPEC §2): the wallet's deposit address, its QR code and a copy button (confirmation for 2 s). */
+/** Copies `value`, and says so on the button for LIMITS.copyConfirmMs; a refused clipboard gets a toast. */
+function useCopy(value: string | null | undefined, failText: string) {
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<number | undefined>(undefined);
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  const copy = async () => {
+    if (!value) return;
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      window.clearTimeout(timer.current);
+      timer.current = window.setTimeout(() => setCopied(false), LIMITS.copyConfirmMs);
+    } catch {
+      notify.error(failText);
+    }
+  };
+  return { copied, copy };
+}
+
+/**
+ * /deposit (SPEC §2): the wallet's deposit address, its QR code and a copy button (confirmation for 2 s).
+ * XRP (DECISIONS §17): the platform's receiving account and the wallet's destination tag, each with its own
+ * copy button, under a warning that a deposit without the tag is not credited by itself and arrives late.
+ */
 export default function DepositPage() {
   const { t } = useTranslation('wallet');
   const id = walletIdOf(useLocation().state);
   const wallets = useWallets();
   const wallet = pickWallet(wallets.data, id);
   const [qr, setQr] = useState<string | null>(null);
-  const [copied, setCopied] = useState(false);
-  const timer = useRef<number | undefined>(undefined);
   const address = wallet?.address;
+  const tag = wallet?.destinationTag ?? null;
+  const addressCopy = useCopy(address, t('deposit.copyFailed'));
+  const tagCopy = useCopy(tag === null ? null : String(tag), t('deposit.copyFailed'));
 
   useEffect(() => {
     if (!address) return;
@@ -34,28 +58,25 @@ export default function DepositPage() {
       live = false;
     };
   }, [address]);
-  useEffect(() => () => window.clearTimeout(timer.current), []);
 
   if (id === null || (wallets.isSuccess && !wallet)) return <Navigate to={paths.myInfo.path} replace />;
-
-  const copy = async () => {
-    if (!address) return;
-    try {
-      await navigator.clipboard.writeText(address);
-      setCopied(true);
-      window.clearTimeout(timer.current);
-      timer.current = window.setTimeout(() => setCopied(false), LIMITS.copyConfirmMs);
-    } catch {
-      notify.error(t('deposit.copyFailed'));
-    }
-  };
 
   return (
     <Page title={t('deposit.title')}>
       <Card className={w.qrBox}>
         <h2 className={w.sectionTitle}>
-          {wallet ? t('deposit.heading', { coin: t(`common:coins.${wallet.coinCode}`) }) : ''}
+          {wallet
+            ? tag !== null
+              ? t('deposit.xrpHeading')
+              : t('deposit.heading', { coin: t(`common:coins.${wallet.coinCode}`) })
+            : ''}
         </h2>
+        {tag !== null && (
+          <div className={`${w.warning} ${w.tagWarning}`} role="note" data-testid="deposit-tag-warning">
+            <strong className={w.warningTitle}>{t('deposit.tagWarningTitle')}</strong>
+            {t('deposit.tagWarning', { tag })}
+          </div>
+        )}
         {qr ? (
           <img
             src={qr}
@@ -76,14 +97,32 @@ export default function DepositPage() {
         </div>
         <Button
           block
-          variant={copied ? 'secondary' : 'primary'}
-          onClick={() => void copy()}
+          variant={addressCopy.copied ? 'secondary' : 'primary'}
+          onClick={() => void addressCopy.copy()}
           data-testid="deposit-copy"
         >
-          {copied ? t('deposit.copied') : t('deposit.copy')}
+          {addressCopy.copied ? t('deposit.copied') : t('deposit.copy')}
         </Button>
-        <p className={w.muted} style={{ margin: 0 }}>
-          {wallet ? t('deposit.note', { coin: wallet.coinCode }) : ''}
+        {tag !== null && (
+          <>
+            <div className={w.addressBox}>
+              <div className={w.muted}>{t('deposit.tag')}</div>
+              <div className={w.tagValue} data-testid="deposit-tag">
+                {tag}
+              </div>
+            </div>
+            <Button
+              block
+              variant={tagCopy.copied ? 'secondary' : 'primary'}
+              onClick={() => void tagCopy.copy()}
+              data-testid="deposit-copy-tag"
+            >
+              {tagCopy.copied ? t('deposit.tagCopied') : t('deposit.copyTag')}
+            </Button>
+          </>
+        )}
+        <p className={w.muted} style={{ margin: 0 }} data-testid="deposit-note">
+          {wallet ? (tag !== null ? t('deposit.xrpNote') : t('deposit.note', { coin: wallet.coinCode })) : ''}
         </p>
       </Card>
     </Page>

@@ -24,7 +24,12 @@ function TransferRow({ tr }: { tr: Transfer }) {
           {t(`transfer.type.${tr.type}`)} · {t(`transfer.status.${tr.status}`)}
         </strong>
         <span className={w.muted}>{formatDateTime(tr.createdAt)}</span>
-        {tr.address && <span className={w.mono}>{shortenAddress(tr.address)}</span>}
+        {tr.address && (
+          <span className={w.mono}>
+            {shortenAddress(tr.address)}
+            {tr.destTag !== null && ` · ${t('transferTag', { tag: tr.destTag })}`}
+          </span>
+        )}
       </div>
       <span className={`${w.transferAmount} ${incoming ? w.plus : w.minus}`}>
         {incoming ? '+' : '-'}

@@ -16,7 +16,7 @@ import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { errorText } from '../../../lib/errors';
+import { errorText, fieldText } from '../../../lib/errors';
 import { formatQty } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { useWallets } from '../api/get-wallets';
@@ -26,7 +26,9 @@ import w from '../wallet.module.css';
 import { pickWallet, walletIdOf } from '../wallet-state';
 import {
   canWithdraw,
+  formatDestTagInput,
   formatWithdrawInput,
+  parseDestTag,
   plainAmount,
   type WithdrawValues,
   withdrawSchema,
@@ -38,6 +40,7 @@ import {
  * and one dot, 6 decimals, with separators; above the balance it is an error; the button is disabled when
  * empty, in error or sending. An external withdrawal cannot be undone, so it first opens a review sheet
  * (address, amount, fee, what arrives) where the member confirms with the password (DECISIONS §13 step-up).
+ * XRP adds the destination tag field (DECISIONS §17: optional, an integer 0..2^32-1), shown on the review too.
  */
 export default function WithdrawPage() {
   const { t } = useTranslation('wallet');
@@ -52,10 +55,10 @@ export default function WithdrawPage() {
     resolver: (values, context, options) =>
       zodResolver(withdrawSchema(wallet?.coinCode, wallet?.balance ?? '0'))(values, context, options),
     mode: 'onChange',
-    defaultValues: { destType: 'INTERNAL', address: '', amount: '', password: '' },
+    defaultValues: { destType: 'INTERNAL', address: '', amount: '', password: '', destTag: '' },
   });
   const { setValue, watch, setError, clearErrors, formState } = form;
-  const { destType, address, amount, password } = watch();
+  const { destType, address, amount, password, destTag = '' } = watch();
   if (id === null || (wallets.isSuccess && !wallet)) return <Navigate to={paths.myInfo.path} replace />;
   if (!wallet) return <Page title={t('withdraw.title')}>{null}</Page>;
 
@@ -68,21 +71,27 @@ export default function WithdrawPage() {
       ? t('addressInvalid', { coin: wallet.coinCode })
       : errors.address?.message;
   const setPasswordError = (message: string) => setError('password', { type: 'server', message });
-  const change = (name: 'address' | 'amount', value: string) =>
+  const destTagErr =
+    errors.destTag?.message === 'DEST_TAG_INVALID' ? t('withdraw.destTagInvalid') : errors.destTag?.message;
+  const change = (name: 'address' | 'amount' | 'destTag', value: string) =>
     setValue(name, value, { shouldValidate: true, shouldDirty: true });
-  const ready = canWithdraw(amount, wallet.balance, address, send.isPending, wallet.coinCode);
+  const isXrp = wallet.coinCode === 'XRP';
+  const tag = isXrp ? (parseDestTag(destTag) ?? null) : null;
+  const ready = canWithdraw(amount, wallet.balance, address, send.isPending, wallet.coinCode, destTag);
   const submit = async (stepUp: StepUp) => {
     if (!ready) return;
     try {
-      await send.mutateAsync({
+      const sent = await send.mutateAsync({
         fromWalletId: wallet.id,
         destType,
         amount: plainAmount(amount),
         destInternalAddress: destType === 'INTERNAL' ? address.trim() : null,
         destExternalAddress: destType === 'EXTERNAL' ? address.trim() : null,
+        ...(isXrp ? { destTag: tag } : {}),
         stepUp,
       });
-      notify.success(t(destType === 'INTERNAL' ? 'withdraw.sent' : 'withdraw.requested'));
+      // XRP to the platform account with a member's tag is done internally whichever destination was picked.
+      notify.success(t(sent.destType === 'INTERNAL' ? 'withdraw.sent' : 'withdraw.requested'));
       navigate(paths.wallet.path, { replace: true, state: { walletId: wallet.id } });
     } catch (err) {
       if (err instanceof ApiError && err.code === 'INVALID_CREDENTIALS') {
@@ -90,6 +99,10 @@ export default function WithdrawPage() {
         return;
       }
       setReviewing(false);
+      if (err instanceof ApiError && err.fields.destTag) {
+        setError('destTag', { type: 'server', message: fieldText(err.fields.destTag) });
+        return;
+      }
       if (
         err instanceof ApiError &&
         ['INVALID_ADDRESS', 'WALLET_NOT_FOUND', 'SELF_TRANSFER'].includes(err.code)
@@ -140,6 +153,19 @@ export default function WithdrawPage() {
           testId="withdraw-address"
           scanTestId="withdraw-scan"
         />
+        {isXrp && (
+          <TextField
+            label={t('withdraw.destTag')}
+            inputMode="numeric"
+            autoComplete="off"
+            value={destTag}
+            placeholder="0"
+            onChange={(e) => change('destTag', formatDestTagInput(e.currentTarget.value))}
+            error={destTagErr}
+            hint={t('withdraw.destTagHint')}
+            data-testid="withdraw-dest-tag"
+          />
+        )}
         <TextField
           label={t('withdraw.amount')}
           inputMode="decimal"
@@ -191,6 +217,11 @@ export default function WithdrawPage() {
             <KeyValue label={t('withdraw.review.address')} testId="review-address">
               <span className={w.mono}>{address.trim()}</span>
             </KeyValue>
+            {isXrp && (
+              <KeyValue label={t('withdraw.review.destTag')} testId="review-dest-tag">
+                <span className={w.mono}>{tag ?? t('withdraw.review.noTag')}</span>
+              </KeyValue>
+            )}
             <KeyValue label={t('withdraw.review.amount')} testId="review-amount">
               {qty(plain || '0')}
             </KeyValue>

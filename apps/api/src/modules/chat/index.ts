@@ -1,0 +1,2 @@
+/* The chat module's front door: order messages and images. Wired by the trade room. */
+export { registerChatRoutes } from './routes.ts';

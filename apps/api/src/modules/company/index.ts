@@ -1,0 +1,2 @@
+/* The company module's front door: GET /api/v1/company. */
+export { default as companyRoutes } from './routes.ts';

@@ -1,0 +1,208 @@
+import type { OpsAuditEntry, OpsMember, OpsMemberDetail, OpsSummary, Page } from '@p2p/contract';
+import { type ExpressionBuilder, sql } from 'kysely';
+import type { Db } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
+import { AppError } from '../../errors/index.ts';
+import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
+import { toPage } from '../../http/page.ts';
+import { OPS_MEMBER_COLUMNS, type OpsMemberRow } from '../identity/index.ts';
+import { listWallets } from '../wallets/index.ts';
+
+/*
+ * The operator console's read models (DECISIONS §8): the audit log, the member list and member page, the
+ * summary counts. Reads only; the writes are in repo.ts and the owners' repos. The member list and page read
+ * `members` (identity) with the columns identity's repo exports, and the member page's and the summary's counts
+ * read `sell_listings` (listings), `buy_orders` (orders) and `transfers` (wallets) in one statement each: a
+ * count function per owner would turn one round trip into three or four on every console page load, for
+ * numbers that are only shown. This is the one place outside those modules that names those tables for ops.
+ */
+
+const MEMBER_COLUMNS = OPS_MEMBER_COLUMNS;
+type MemberRow = OpsMemberRow;
+
+/** A member row as the console shows it (OpsMember). */
+export function toOpsMember(r: MemberRow): OpsMember {
+  return {
+    id: r.id,
+    loginId: r.login_id,
+    nickname: r.nickname,
+    name: r.name,
+    countryCode: r.country_code as OpsMember['countryCode'],
+    phoneE164: r.phone_e164,
+    role: r.role,
+    status: r.status,
+    suspendedReason: r.suspended_reason,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
+/** Escapes LIKE wildcards so a search for "a_b" matches the text "a_b" only. */
+function likeContains(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The search filter of the member list: loginId, nickname or name contain `q` (case-insensitive), or the
+ * phone contains its digits. A locally typed Korean/Japanese number ("010-1234-5678") also matches its
+ * E.164 form (+821012345678) because the leading 0 is tried without.
+ */
+function searchFilter(q: string) {
+  const text = likeContains(q);
+  const digits = q.replace(/[\s\-+().]/g, '');
+  const phones = /^\d{3,15}$/.test(digits)
+    ? [...new Set([digits, digits.replace(/^0/, '')])].filter((d) => d.length >= 3).map(likeContains)
+    : [];
+  return (eb: ExpressionBuilder<DB, 'members'>) =>
+    eb.or([
+      eb('login_id', 'ilike', text),
+      eb('nickname', 'ilike', text),
+      eb('name', 'ilike', text),
+      ...phones.map((p) => eb('phone_e164', 'like', p)),
+    ]);
+}
+
+/**
+ * GET /ops/api/v1/members (DECISIONS §8, §10): members newest first, optionally filtered by `q`, in pages
+ * of `size` with an opaque keyset cursor. Throws VALIDATION_FAILED on a forged cursor.
+ */
+export async function listMembers(
+  db: Db,
+  o: { q?: string; size: number; cursor?: string },
+): Promise<Page<OpsMember>> {
+  const filter = o.q ? searchFilter(o.q) : null;
+  let page = db.selectFrom('members').select(MEMBER_COLUMNS);
+  let count = db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (filter) {
+    page = page.where(filter);
+    count = count.where(filter);
+  }
+  if (o.cursor) page = page.where('id', '<', decodeIdCursor('members', o.cursor));
+  const rows = await page
+    .orderBy('id', 'desc')
+    .limit(o.size + 1)
+    .execute();
+  const total = await count.executeTakeFirstOrThrow();
+  return toPage(rows, o.size, Number(total.n), toOpsMember, (r) => encodeIdCursor('members', r.id));
+}
+
+/**
+ * GET /ops/api/v1/members/{id} (DECISIONS §8 "members (view)"): the member with bank details, wallets and
+ * balances (available and escrow, decimal strings) and counts of live trade. Throws NOT_FOUND_MEMBER_ID.
+ */
+export async function memberDetail(db: Db, memberId: number): Promise<OpsMemberDetail> {
+  const row = await db
+    .selectFrom('members')
+    .select([...MEMBER_COLUMNS, 'bank_name', 'account_no'])
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND_MEMBER_ID');
+  // Read-only counts over the listings' and orders' tables in one statement for the console's member page.
+  const counts = await sql<{ listings: number; asBuyer: number; asSeller: number }>`
+    select
+      (select count(*) from sell_listings
+        where seller_id = ${memberId} and status in ('PENDING_REVIEW', 'OPEN', 'PAUSED'))::int as "listings",
+      (select count(*) from buy_orders
+        where buyer_id = ${memberId} and status in ('REQUESTED', 'PAID', 'DISPUTED'))::int as "asBuyer",
+      (select count(*) from buy_orders
+        where seller_id = ${memberId} and status in ('REQUESTED', 'PAID', 'DISPUTED'))::int as "asSeller"`.execute(
+    db,
+  );
+  const c = counts.rows[0] ?? { listings: 0, asBuyer: 0, asSeller: 0 };
+  return {
+    ...toOpsMember(row),
+    bankName: row.bank_name,
+    accountNo: row.account_no,
+    wallets: await listWallets(db, memberId),
+    activeListings: c.listings,
+    requestedOrdersAsBuyer: c.asBuyer,
+    requestedOrdersAsSeller: c.asSeller,
+  };
+}
+
+function asRecord(v: unknown): Record<string, unknown> | null {
+  if (typeof v === 'string') {
+    try {
+      return asRecord(JSON.parse(v));
+    } catch {
+      return null;
+    }
+  }
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+}
+
+/**
+ * GET /ops/api/v1/audit-log (DECISIONS §8): operator actions newest first (who, what, on which target,
+ * why, when), in pages of `size` with an opaque keyset cursor on the id; optionally only those on one
+ * target type / id. Throws VALIDATION_FAILED on a forged cursor.
+ */
+export async function listAuditLog(
+  db: Db,
+  o: { size: number; cursor?: string; targetType?: string; targetId?: string },
+): Promise<Page<OpsAuditEntry>> {
+  let page = db
+    .selectFrom('audit_log as a')
+    .innerJoin('members as m', 'm.id', 'a.operator_id')
+    .select([
+      'a.id',
+      'a.operator_id',
+      'm.login_id',
+      'a.action',
+      'a.target_type',
+      'a.target_id',
+      'a.reason',
+      'a.data',
+      'a.created_at',
+    ]);
+  let count = db.selectFrom('audit_log as a').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (o.targetType) {
+    page = page.where('a.target_type', '=', o.targetType);
+    count = count.where('a.target_type', '=', o.targetType);
+  }
+  if (o.targetId) {
+    page = page.where('a.target_id', '=', o.targetId);
+    count = count.where('a.target_id', '=', o.targetId);
+  }
+  if (o.cursor) page = page.where('a.id', '<', decodeIdCursor('audit-log', o.cursor));
+  const rows = await page
+    .orderBy('a.id', 'desc')
+    .limit(o.size + 1)
+    .execute();
+  const total = await count.executeTakeFirstOrThrow();
+  return toPage(
+    rows,
+    o.size,
+    Number(total.n),
+    (r): OpsAuditEntry => ({
+      id: r.id,
+      operatorId: r.operator_id,
+      operatorLoginId: r.login_id,
+      action: r.action,
+      targetType: r.target_type,
+      targetId: r.target_id,
+      reason: r.reason,
+      data: asRecord(r.data),
+      createdAt: new Date(r.created_at).toISOString(),
+    }),
+    (r) => encodeIdCursor('audit-log', r.id),
+  );
+}
+
+/**
+ * GET /ops/api/v1/summary: what waits for an operator on the console home (DECISIONS §8): listings
+ * pending review, external withdrawals pending, live buy orders (REQUESTED or PAID), disputes waiting for a
+ * resolution (DECISIONS §11), and member counts.
+ */
+export async function opsSummary(db: Db): Promise<OpsSummary> {
+  const r = await sql<OpsSummary>`
+    select
+      (select count(*) from sell_listings where status = 'PENDING_REVIEW')::int as "pendingListings",
+      (select count(*) from transfers
+        where status = 'PENDING' and type = 'WITHDRAW' and dest_type = 'EXTERNAL')::int as "pendingWithdrawals",
+      (select count(*) from buy_orders where status in ('REQUESTED', 'PAID'))::int as "requestedOrders",
+      (select count(*) from buy_orders where status = 'DISPUTED')::int as "disputedOrders",
+      (select count(*) from members)::int as "members",
+      (select count(*) from members where status = 'SUSPENDED')::int as "suspendedMembers"`.execute(db);
+  const row = r.rows[0];
+  if (!row) throw new Error('summary query returned no row');
+  return row;
+}
