@@ -443,7 +443,7 @@ async function main(): Promise<void> {
     const node2 = await nodeBaseline(rpc, mixFrom, mixTo);
     const reader2 = await readerBaseline(anvil.url, mixFrom, mixTo);
 
-    out('\n1. Scan rate (the API process catching up over the mix, 10,000 addresses in the database)');
+    out(`\n1. Scan rate (the API process catching up over the mix, ${WALLETS} addresses in the database)`);
     out(
       `  watcher: ${scanRate.toFixed(1)} blocks/s (${last.height - first.height} blocks in ${scanS.toFixed(2)} s; per 100 blocks ${chunk.join(', ')}/s; first block applied ${startedAfter.toFixed(2)} s after the lease was let go)`,
     );
