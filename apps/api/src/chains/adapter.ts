@@ -11,9 +11,10 @@ export type ChainNetwork = 'mainnet' | 'testnet' | 'regtest';
  * What the platform needs from one chain (DESIGN.md "chains/", DECISIONS §5): deposit addresses derived from
  * the watch-only account key, and the chain's address rules for withdrawals. One adapter per coin in
  * `chains/<coin>.ts`, all in the registry `CHAIN_ADAPTERS` (registry.ts); no code outside chains/ switches on
- * a coin. Deposits are credited by the operator (DECISIONS §5), so no adapter reads a chain; TxIDs are taken
- * as typed (their format is in the contract's COIN_SPECS for reference) and fees are configuration
- * (WITHDRAW_FEE_<COIN>), not chain rules.
+ * a coin. Adapters do not read a chain: where a node is configured, the reader of `chains/<coin>-reader.ts`
+ * does (DECISIONS §17), otherwise the operator credits deposits (§5); TxIDs are taken as typed (their format
+ * is in the contract's COIN_SPECS for reference) and fees are configuration (WITHDRAW_FEE_<COIN>), not chain
+ * rules.
  */
 export interface ChainAdapter {
   readonly coin: Coin;

@@ -196,6 +196,30 @@ describe.skipIf(!hasLitecoind())('btcReader on Litecoin Core regtest', () => {
   });
 });
 
+describe.skipIf(!hasLitecoind())('btcReader on a pruned node without txindex', () => {
+  let node: Litecoind;
+  beforeAll(async () => {
+    node = await startLitecoind({ args: ['-prune=550', '-txindex=0'] });
+  });
+  afterAll(async () => {
+    await node?.stop();
+  });
+
+  it('reads new blocks: it needs neither old blocks nor a transaction index', async () => {
+    const info = await node.rpc<{ pruned: boolean }>('getblockchaininfo');
+    expect(info.pruned).toBe(true);
+    await expect(node.rpc('getindexinfo')).resolves.toEqual({});
+    const to = newAddress();
+    const txid = await node.pay(to, '0.3');
+    await node.mine(1);
+    const reader = btcReader({ url: node.url, network: 'regtest' });
+    const block = await reader.block(await reader.tipHeight());
+    expect(block.payments.filter((p) => p.to === to)).toEqual([
+      { txid, outputIndex: await node.voutOf(txid, to), to, destinationTag: null, amount: 30_000_000n },
+    ]);
+  });
+});
+
 describe('addressOf: an output script as an address of the app network', () => {
   const script = (hex: string) => Uint8Array.from(Buffer.from(hex, 'hex'));
 

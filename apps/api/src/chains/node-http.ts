@@ -63,10 +63,8 @@ export async function postJson(
   try {
     text = await readCapped(res, opts.maxBytes);
   } catch (err) {
-    if (err instanceof ChainNodeError) throw err;
-    throw new ChainNodeError(coin, `${opts.what}: ${describeFetchError(err, opts.timeoutMs)}`, {
-      cause: err,
-    });
+    const why = err instanceof AnswerTooLarge ? err.message : describeFetchError(err, opts.timeoutMs);
+    throw new ChainNodeError(coin, `${opts.what}: ${why}`, { cause: err });
   }
   try {
     return { status: res.status, json: JSON.parse(text) };
@@ -75,25 +73,30 @@ export async function postJson(
       cause: err,
     });
   }
+}
 
-  async function readCapped(r: Response, maxBytes: number): Promise<string> {
-    const declared = Number(r.headers.get('content-length'));
-    if (declared > maxBytes) {
-      await r.body?.cancel().catch(() => {});
-      throw new ChainNodeError(coin, `${opts.what}: answer of ${declared} bytes exceeds ${maxBytes}`);
-    }
-    if (!r.body) return '';
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    for await (const chunk of r.body as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > maxBytes) {
-        throw new ChainNodeError(coin, `${opts.what}: answer exceeds ${maxBytes} bytes`);
-      }
-      chunks.push(chunk);
-    }
-    return Buffer.concat(chunks).toString('utf8');
+/** An answer longer than the reader accepts. */
+export class AnswerTooLarge extends Error {}
+
+/**
+ * The body of `res` as text, refusing (AnswerTooLarge) past `maxBytes` so a node cannot make the API hold
+ * an unbounded answer in memory; the read stops at the limit.
+ */
+export async function readCapped(res: Response, maxBytes: number): Promise<string> {
+  const declared = Number(res.headers.get('content-length'));
+  if (declared > maxBytes) {
+    await res.body?.cancel().catch(() => {});
+    throw new AnswerTooLarge(`answer of ${declared} bytes exceeds ${maxBytes}`);
   }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw new AnswerTooLarge(`answer exceeds ${maxBytes} bytes`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 function describeFetchError(err: unknown, timeoutMs: number): string {

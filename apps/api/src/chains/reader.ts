@@ -66,4 +66,9 @@ export interface ReaderOptions {
   network: 'mainnet' | 'testnet' | 'regtest';
   /** Per node call; default 10_000 ms. */
   timeoutMs?: number;
+  /**
+   * Where a reader reports what is no error but the operator should know (e.g. an ETH node without call
+   * traces); the app's pino logger fits. Nothing is logged when absent.
+   */
+  log?: { warn(obj: object, msg: string): void };
 }

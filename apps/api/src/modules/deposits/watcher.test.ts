@@ -530,3 +530,56 @@ describe('transfer views', () => {
     expect(dep).toMatchObject({ status: 'COMPLETED', confirmations: null, requiredConfirmations: null });
   });
 });
+
+describe('running by itself', () => {
+  it('without any CHAIN_RPC_<COIN> no watcher runs: every coin is operator-driven as before', async () => {
+    const plain = await createTestApp();
+    try {
+      expect(plain.app.depositWatchers.watchers.size).toBe(0);
+      const operator = await createMember(plain, { role: 'OPERATOR' });
+      const r = await plain.call<ChainStatus[]>('GET', '/ops/api/v1/chain/status', { token: operator.token });
+      expect(r.body.returnData.map((s) => [s.coinCode, s.configured, s.watcherActive])).toEqual([
+        ['BTC', false, false],
+        ['ETH', false, false],
+        ['XRP', false, false],
+        ['TRX', false, false],
+      ]);
+      const d = await depositor(plain, 'ETH');
+      const body = { coinCode: 'ETH', address: d.wallet.address, amount: '1', txid: randomTxid('ETH') };
+      expect((await plain.call('POST', '/ops/api/v1/deposits', { token: operator.token, body })).status).toBe(
+        200,
+      );
+      expect(await available(plain, d, 'ETH')).toBe(100_000_000n);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('polls on its own (CHAIN_POLL_MS), and closing the app stops it even while a node call hangs', async () => {
+    const own = new FakeChain('ETH');
+    const live = await createTestApp(
+      {
+        CHAIN_CONFIRMATIONS_ETH: '2',
+        CHAIN_START_HEIGHT_ETH: '0',
+        CHAIN_POLL_MS: '50',
+        CHAIN_TIMEOUT_MS: '600000',
+      },
+      { chainReaders: { ETH: own } },
+    );
+    let closed = false;
+    try {
+      const d = await depositor(live, 'ETH');
+      own.mine([{ to: d.wallet.address, amount: ETH('1') }]);
+      own.mine();
+      await until(async () => (await available(live, d, 'ETH')) === 100_000_000n, 'the credit');
+      own.mode = 'hang';
+      const calls = own.calls;
+      await until(() => own.calls > calls, 'a hanging node call');
+      // the node call would time out only after 10 minutes: a close that waited for it fails the test's timeout
+      await live.close();
+      closed = true;
+    } finally {
+      if (!closed) await live.close();
+    }
+  });
+});

@@ -9,7 +9,8 @@ const LAST_EVENT_ID_RE = /^\d{1,15}$/;
 /**
  * GET /api/v1/events (DECISIONS §12): Server-Sent Events for the signed-in member (bearer token in the
  * Authorization header). Events `order` {id, status}, `message` {orderId}, `notification` {id, kind,
- * orderId, listingId}, for operators also `ops` {kind, orderId | listingId}; every event has an `id:`
+ * orderId, listingId}, `transfer` {id, status} (a transfer created or changed, a deposit's confirmations
+ * included; DECISIONS §17), for operators also `ops` {kind, orderId | listingId}; every event has an `id:`
  * and a reconnect with `Last-Event-ID` replays what came after it (or sends `reset`). A comment line
  * every EVENTS_HEARTBEAT_SEC keeps proxies from closing an idle stream. A malformed Last-Event-ID is
  * 400 VALIDATION_FAILED before the stream opens.
