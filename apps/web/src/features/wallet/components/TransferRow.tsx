@@ -11,6 +11,12 @@ export function isChainDeposit(tr: Transfer): tr is Transfer & { requiredConfirm
   return tr.type === 'DEPOSIT' && tr.requiredConfirmations !== null;
 }
 
+/** Credited deposits in green, deposits that never reached the balance struck through, the rest plain. */
+function amountTone(tr: Transfer): string {
+  if (tr.status === 'DROPPED' || tr.status === 'BELOW_MINIMUM') return w.notCredited ?? '';
+  return tr.type === 'DEPOSIT' && tr.status === 'COMPLETED' ? (w.plus ?? '') : (w.minus ?? '');
+}
+
 /** The TxID, shortened, with a copy button (44 px) that says whether the copy worked. */
 function TxidLine({ txid }: { txid: string }) {
   const { t } = useTranslation('wallet');
@@ -79,7 +85,7 @@ function ChainProgress({ tr }: { tr: Transfer & { requiredConfirmations: number 
           {label}
         </span>
       </div>
-      <span className={w.muted}>
+      <span className={w.progressHint}>
         {done ? t('transfer.creditedHint') : t('transfer.confirmingHint', { required })}
       </span>
     </div>
@@ -112,10 +118,7 @@ export function TransferRow({ tr }: { tr: Transfer }) {
           <span className={w.muted}>{formatDateTime(tr.createdAt)}</span>
           {tr.address && <span className={w.mono}>{shortenAddress(tr.address)}</span>}
         </div>
-        <span
-          className={`${w.transferAmount} ${incoming && tr.status === 'COMPLETED' ? w.plus : w.minus}`}
-          data-testid="transfer-amount"
-        >
+        <span className={`${w.transferAmount} ${amountTone(tr)}`} data-testid="transfer-amount">
           {incoming ? '+' : '-'}
           {formatQty(tr.amount, 8)} {tr.coinCode}
         </span>
