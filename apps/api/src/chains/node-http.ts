@@ -91,7 +91,7 @@ export async function readCapped(res: Response, maxBytes: number): Promise<strin
   if (!res.body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
     size += chunk.byteLength;
     if (size > maxBytes) throw new AnswerTooLarge(`answer exceeds ${maxBytes} bytes`);
     chunks.push(chunk);

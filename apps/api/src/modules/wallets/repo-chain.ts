@@ -13,19 +13,19 @@ import type { TransferRow, WalletRow } from './repo.ts';
 /** The watcher's open deposits: confirming (PENDING) or recorded under the minimum (BELOW_MINIMUM). */
 const OPEN = ['PENDING', 'BELOW_MINIMUM'] as const;
 
-/** Wallets of `coin` whose deposit address is one of `addresses` (canonical spelling). */
+/**
+ * Wallets of `coin` whose deposit address is one of `addresses` (canonical spelling). One array parameter, so
+ * the statement's text is the same however many addresses a block pays.
+ */
 export async function walletsByAddresses(
   tx: Tx,
   coin: Coin,
   addresses: readonly string[],
 ): Promise<WalletRow[]> {
   if (addresses.length === 0) return [];
-  return tx
-    .selectFrom('wallets')
-    .selectAll()
-    .where('coin', '=', coin)
-    .where('address', 'in', [...addresses])
-    .execute();
+  const r = await sql<WalletRow>`select * from wallets
+      where coin = ${coin} and address = any(${[...addresses]}::text[])`.execute(tx);
+  return r.rows;
 }
 
 /**
@@ -37,13 +37,9 @@ export async function walletsByDestinationTags(
   tags: readonly number[],
 ): Promise<{ destinationTag: number; wallet: WalletRow }[]> {
   if (tags.length === 0) return [];
-  const rows = await tx
-    .selectFrom('wallets')
-    .selectAll()
-    .where('coin', '=', coin)
-    .where('destination_tag', 'in', [...tags])
-    .execute();
-  return rows.flatMap((w) =>
+  const r = await sql<WalletRow>`select * from wallets
+      where coin = ${coin} and destination_tag = any(${[...tags]}::bigint[])`.execute(tx);
+  return r.rows.flatMap((w) =>
     w.destination_tag === null ? [] : [{ destinationTag: Number(w.destination_tag), wallet: w }],
   );
 }
