@@ -10,13 +10,19 @@ import { paths } from '../../config/paths';
 import { notificationListQueryOptions, useMarkRead } from './api';
 import n from './notifications.module.css';
 
-/** Where a notification leads: the order's detail from the member's side, or the listing's. */
-function targetOf(x: Notification): string | null {
+/**
+ * Where a notification leads: the order's detail from the member's side, the listing's, or for a credited
+ * deposit the wallet it went to (its id in navigation state, as /wallet takes it).
+ */
+function targetOf(x: Notification): { to: string; state?: { walletId: number } } | null {
   if (x.orderId !== null && x.orderRole) {
     const type = x.orderRole === 'BUYER' ? 'purchase' : 'sell-history';
-    return `${paths.viewDetails.path}?id=${x.orderId}&type=${type}`;
+    return { to: `${paths.viewDetails.path}?id=${x.orderId}&type=${type}` };
   }
-  if (x.listingId !== null) return `${paths.viewDetails.path}?id=${x.listingId}&type=sell-register`;
+  if (x.listingId !== null) return { to: `${paths.viewDetails.path}?id=${x.listingId}&type=sell-register` };
+  if (x.kind === 'DEPOSIT_CREDITED' && typeof x.data.walletId === 'number') {
+    return { to: paths.wallet.path, state: { walletId: x.data.walletId } };
+  }
   return null;
 }
 
@@ -51,7 +57,11 @@ export default function NotificationsPage() {
           });
           return (
             <li key={x.id}>
-              <Card className={`${n.item} ${x.read ? '' : n.unread}`} data-testid="notification">
+              <Card
+                className={`${n.item} ${x.read ? '' : n.unread}`}
+                data-testid="notification"
+                data-kind={x.kind}
+              >
                 <p className={n.text}>{text}</p>
                 <time className={n.time} dateTime={x.createdAt}>
                   {new Date(x.createdAt).toLocaleString(
@@ -59,8 +69,15 @@ export default function NotificationsPage() {
                   )}
                 </time>
                 {to && (
-                  <Button variant="outline" size="small" onClick={() => navigate(to)}>
-                    {t('common:notifications.open')}
+                  <Button
+                    variant="outline"
+                    size="small"
+                    onClick={() => navigate(to.to, { state: to.state })}
+                    data-testid="notification-open"
+                  >
+                    {x.kind === 'DEPOSIT_CREDITED'
+                      ? t('common:notifications.openWallet')
+                      : t('common:notifications.open')}
                   </Button>
                 )}
               </Card>

@@ -5,10 +5,12 @@ import { openEventStream, streamAllowed } from '../../lib/event-stream';
 import { useSession } from '../../lib/session';
 import { local, STORAGE_KEYS } from '../../lib/storage';
 // Deep imports on purpose: this hook runs in the landing page's entry chunk, which must not load the
-// trade screens (the trade feature's index) or the console.
+// trade screens (the trade feature's index), the wallet screens or the console.
 import { opsQueryRoot } from '../ops/api/query-root';
 import { chatQueries } from '../trade/api/order-messages';
 import { orderViewKeys } from '../trade/api/order-queries';
+import { transfersKey } from '../wallet/api/get-transfers';
+import { walletsQueryOptions } from '../wallet/api/get-wallets';
 import { notificationKeys } from './api';
 
 function invalidate(qc: QueryClient, event: string, data: Record<string, unknown>): void {
@@ -19,8 +21,18 @@ function invalidate(qc: QueryClient, event: string, data: Record<string, unknown
   }
   if (event === 'notification') void qc.invalidateQueries({ queryKey: notificationKeys.all });
   if (event === 'ops') void qc.invalidateQueries({ queryKey: opsQueryRoot });
+  // a deposit seen, confirming, credited or dropped: its history row and the balance it may have moved
+  if (event === 'transfer') {
+    void qc.invalidateQueries({ queryKey: transfersKey });
+    void qc.invalidateQueries({ queryKey: walletsQueryOptions().queryKey });
+  }
   if (event === 'reset') {
-    for (const queryKey of [...orderViewKeys(), notificationKeys.all])
+    for (const queryKey of [
+      ...orderViewKeys(),
+      notificationKeys.all,
+      transfersKey,
+      walletsQueryOptions().queryKey,
+    ])
       void qc.invalidateQueries({ queryKey });
   }
 }

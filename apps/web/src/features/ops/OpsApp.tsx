@@ -4,6 +4,7 @@ import { ToastContainer } from 'react-toastify';
 import { OpsLayout } from './components/OpsLayout';
 import { RequireOperator } from './components/RequireOperator';
 import AuditLogPage from './pages/AuditLogPage';
+import ChainPage from './pages/ChainPage';
 import DepositPage from './pages/DepositPage';
 import DisputesPage from './pages/DisputesPage';
 import LedgerPage from './pages/LedgerPage';
@@ -34,6 +35,7 @@ export default function OpsApp() {
             <Route path={rel(opsPaths.listings)} element={<ListingsPage />} />
             <Route path={rel(opsPaths.withdrawals)} element={<WithdrawalsPage />} />
             <Route path={rel(opsPaths.deposits)} element={<DepositPage />} />
+            <Route path={rel(opsPaths.chain)} element={<ChainPage />} />
             <Route path={rel(opsPaths.orders)} element={<OrdersPage />} />
             <Route path={rel(opsPaths.disputes)} element={<DisputesPage />} />
             <Route path={rel(opsPaths.members)} element={<MembersPage />} />

@@ -5,6 +5,7 @@ export const opsPaths = {
   listings: '/ops/listings',
   withdrawals: '/ops/withdrawals',
   deposits: '/ops/deposits',
+  chain: '/ops/chain',
   orders: '/ops/orders',
   disputes: '/ops/disputes',
   members: '/ops/members',

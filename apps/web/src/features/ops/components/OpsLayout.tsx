@@ -18,6 +18,7 @@ const NAV: { key: OpsPathKey; count?: SummaryKey }[] = [
   { key: 'listings', count: 'pendingListings' },
   { key: 'withdrawals', count: 'pendingWithdrawals' },
   { key: 'deposits' },
+  { key: 'chain' },
   { key: 'orders', count: 'requestedOrders' },
   { key: 'disputes' },
   { key: 'members' },

@@ -16,6 +16,9 @@ const TONE: Record<string, string> = {
   CANCELED: 'muted',
   REJECTED: 'bad',
   SUSPENDED: 'bad',
+  UNMATCHED: 'warn',
+  ASSIGNED: 'ok',
+  RETURNED: 'muted',
 };
 
 /** A status as a coloured pill with its localized name (ops:status.<STATUS>). */

@@ -1,43 +1,15 @@
-import type { Transfer } from '@p2p/contract';
-import { shortenAddress } from '@p2p/contract/money.ts';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
 import { Button } from '../../../components/ui/Button';
 import { InfiniteList } from '../../../components/ui/InfiniteList';
 import { paths } from '../../../config/paths';
-import { formatQty } from '../../../lib/format';
-import { formatDateTime } from '../../../lib/format-time';
 import { useTransfers } from '../api/get-transfers';
 import { useWallets } from '../api/get-wallets';
+import { TransferRow } from '../components/TransferRow';
 import { WalletSummary } from '../components/WalletSummary';
 import w from '../wallet.module.css';
 import { pickWallet, walletIdOf } from '../wallet-state';
-
-function TransferRow({ tr }: { tr: Transfer }) {
-  const { t } = useTranslation('wallet');
-  const incoming = tr.type === 'DEPOSIT';
-  return (
-    <div className={w.transfer} data-testid="transfer-row" data-type={tr.type} data-status={tr.status}>
-      <div className={w.transferMain}>
-        <strong>
-          {t(`transfer.type.${tr.type}`)} · {t(`transfer.status.${tr.status}`)}
-        </strong>
-        <span className={w.muted}>{formatDateTime(tr.createdAt)}</span>
-        {tr.address && (
-          <span className={w.mono}>
-            {shortenAddress(tr.address)}
-            {tr.destTag !== null && ` · ${t('transferTag', { tag: tr.destTag })}`}
-          </span>
-        )}
-      </div>
-      <span className={`${w.transferAmount} ${incoming ? w.plus : w.minus}`}>
-        {incoming ? '+' : '-'}
-        {formatQty(tr.amount, 8)} {tr.coinCode}
-      </span>
-    </div>
-  );
-}
 
 /** /wallet (SPEC §2): one wallet's balance and transfer history (wallet id passed in navigation state). */
 export default function WalletPage() {
