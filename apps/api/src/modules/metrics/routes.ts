@@ -20,6 +20,56 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === want.length && timingSafeEqual(given, want);
 }
 
+/** p2p_db_pool_connections: this instance's PostgreSQL pool (total, idle, waiting), read at scrape; none on PGlite. */
+function registerPoolGauge(registry: Registry, deps: AppDeps): void {
+  new Gauge({
+    name: 'p2p_db_pool_connections',
+    help: 'PostgreSQL pool connections of this instance: total, idle, and requests waiting for one',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const s = deps.dbh.poolStats();
+      if (!s) return;
+      this.set({ state: 'total' }, s.total);
+      this.set({ state: 'idle' }, s.idle);
+      this.set({ state: 'waiting' }, s.waiting);
+    },
+  });
+}
+
+/**
+ * The deposit watchers' gauges (DECISIONS §17): chain_lag_blocks and chain_node_up per coin with a watcher, read
+ * at scrape from what the active watcher stored (every instance reports the same).
+ */
+function registerChainGauges(registry: Registry, db: AppDeps['db']): void {
+  const chainRows = () => watcherStatusRows(db);
+  new Gauge({
+    name: 'chain_lag_blocks',
+    help: "Blocks between the node's tip and the last block the deposit watcher applied, per coin",
+    labelNames: ['coin'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const r of await chainRows()) {
+        if (r.height !== null && r.node_height !== null) {
+          this.set({ coin: r.coin }, Math.max(0, r.node_height - r.height));
+        }
+      }
+    },
+  });
+  new Gauge({
+    name: 'chain_node_up',
+    help: "1 when the coin's node answered the deposit watcher's last call, 0 when it failed",
+    labelNames: ['coin'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const r of await chainRows())
+        if (r.node_up !== null) this.set({ coin: r.coin }, r.node_up ? 1 : 0);
+    },
+  });
+}
+
 /**
  * The metrics of one app instance (DECISIONS §14). Request latency is observed per request; the database
  * figures (orders by status, escrow per coin, timer lag, pool use) are read when Prometheus scrapes, so a
@@ -82,46 +132,8 @@ export function createMetrics(deps: AppDeps): { registry: Registry; observe: His
       this.set({ timer: 'escalation' }, Number(row?.escalation ?? 0));
     },
   });
-  new Gauge({
-    name: 'p2p_db_pool_connections',
-    help: 'PostgreSQL pool connections of this instance: total, idle, and requests waiting for one',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      const s = deps.dbh.poolStats();
-      if (!s) return;
-      this.set({ state: 'total' }, s.total);
-      this.set({ state: 'idle' }, s.idle);
-      this.set({ state: 'waiting' }, s.waiting);
-    },
-  });
-  // DECISIONS §17: per coin with a watcher, from what the active one stored (every instance reports the same).
-  const chainRows = () => watcherStatusRows(db);
-  new Gauge({
-    name: 'chain_lag_blocks',
-    help: "Blocks between the node's tip and the last block the deposit watcher applied, per coin",
-    labelNames: ['coin'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const r of await chainRows()) {
-        if (r.height !== null && r.node_height !== null) {
-          this.set({ coin: r.coin }, Math.max(0, r.node_height - r.height));
-        }
-      }
-    },
-  });
-  new Gauge({
-    name: 'chain_node_up',
-    help: "1 when the coin's node answered the deposit watcher's last call, 0 when it failed",
-    labelNames: ['coin'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const r of await chainRows())
-        if (r.node_up !== null) this.set({ coin: r.coin }, r.node_up ? 1 : 0);
-    },
-  });
+  registerPoolGauge(registry, deps);
+  registerChainGauges(registry, db);
   return { registry, observe };
 }
 

@@ -16,6 +16,61 @@ export interface AssignTarget {
 }
 
 /**
+ * Picking a member for an unmatched payment: `pick(m)` loads the member (GET /ops/api/v1/members/:id) and hands
+ * on their ACTIVE wallet of the payment's coin; without one, or on a failed load, `problem` says why. `busy` is
+ * the id of the member being loaded.
+ */
+function useMemberPick(payment: UnmatchedPayment, onPick: (target: AssignTarget) => void) {
+  const { t } = useTranslation(['ops', 'common']);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const pick = async (m: OpsMember) => {
+    setBusy(m.id);
+    setProblem(null);
+    try {
+      const member = await getOpsMember(m.id);
+      const wallet = member.wallets.find((w) => w.coinCode === payment.coinCode && w.status === 'ACTIVE');
+      if (!wallet) setProblem(t('ops:unmatched.noWallet', { loginId: m.loginId, coin: payment.coinCode }));
+      else onPick({ member, wallet });
+    } catch (err) {
+      setProblem(errorText(err, 'ops:errors.generic', 'ops'));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return { problem, setProblem, busy, pick };
+}
+
+/** The members a search found, each with its "pick" button (all disabled while one is being loaded). */
+function CandidateList(props: { list: OpsMember[]; busy: boolean; onPick: (m: OpsMember) => void }) {
+  const { list, busy, onPick } = props;
+  const { t } = useTranslation(['ops']);
+  return (
+    <ul className={s.pickList}>
+      {list.map((m) => (
+        <li key={m.id} className={s.pickItem} data-testid={`assign-candidate-${m.loginId}`}>
+          <span>
+            <strong>{m.loginId}</strong> · {m.nickname}
+            <span className={s.sub}>
+              #{m.id} · {m.name}
+              {m.status !== 'ACTIVE' && ` · ${t(`ops:status.${m.status}`)}`}
+            </span>
+          </span>
+          <Button
+            size="small"
+            onClick={() => onPick(m)}
+            disabled={busy}
+            data-testid={`assign-pick-${m.loginId}`}
+          >
+            {t('ops:unmatched.pick')}
+          </Button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
  * The first step of assigning an unmatched payment (DECISIONS §17): find the member by login ID or nickname
  * (GET /ops/api/v1/members?q=), pick one; their wallet of the payment's coin is looked up, and the pick goes on
  * to the confirmation only when they have an active one (the assignment credits that wallet).
@@ -30,27 +85,12 @@ export function AssignMemberDialog(props: {
   const [input, setInput] = useState('');
   const [q, setQ] = useState('');
   const members = useQuery({ ...opsMembersQueryOptions(q, undefined), enabled: q !== '' });
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState<number | null>(null);
+  const { problem, setProblem, busy, pick } = useMemberPick(payment, onPick);
 
   const search = (e: FormEvent) => {
     e.preventDefault();
     setProblem(null);
     setQ(input.trim());
-  };
-  const pick = async (m: OpsMember) => {
-    setBusy(m.id);
-    setProblem(null);
-    try {
-      const member = await getOpsMember(m.id);
-      const wallet = member.wallets.find((w) => w.coinCode === payment.coinCode && w.status === 'ACTIVE');
-      if (!wallet) setProblem(t('ops:unmatched.noWallet', { loginId: m.loginId, coin: payment.coinCode }));
-      else onPick({ member, wallet });
-    } catch (err) {
-      setProblem(errorText(err, 'ops:errors.generic', 'ops'));
-    } finally {
-      setBusy(null);
-    }
   };
   const list = q ? (members.data?.list ?? []) : [];
 
@@ -86,27 +126,7 @@ export function AssignMemberDialog(props: {
             {errorText(members.error, 'ops:errors.generic', 'ops')}
           </p>
         )}
-        <ul className={s.pickList}>
-          {list.map((m) => (
-            <li key={m.id} className={s.pickItem} data-testid={`assign-candidate-${m.loginId}`}>
-              <span>
-                <strong>{m.loginId}</strong> · {m.nickname}
-                <span className={s.sub}>
-                  #{m.id} · {m.name}
-                  {m.status !== 'ACTIVE' && ` · ${t(`ops:status.${m.status}`)}`}
-                </span>
-              </span>
-              <Button
-                size="small"
-                onClick={() => void pick(m)}
-                disabled={busy !== null}
-                data-testid={`assign-pick-${m.loginId}`}
-              >
-                {t('ops:unmatched.pick')}
-              </Button>
-            </li>
-          ))}
-        </ul>
+        <CandidateList list={list} busy={busy !== null} onPick={(m) => void pick(m)} />
       </div>
     </Modal>
   );

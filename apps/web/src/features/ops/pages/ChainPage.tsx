@@ -20,20 +20,13 @@ function statusParam(v: string | null): UnmatchedStatus {
 }
 
 /**
- * /ops/chain (DECISIONS §17): the chain watchers' status per coin, then the payments to the platform that match
- * no member (an XRP payment without a destination tag or with an unknown one). An operator assigns one to a
- * member (found by login ID or nickname, then confirmed with a reason: credited once, audit-logged) or records
- * that it was sent back (the return's TxID and a reason). Both toast the outcome and refresh the queue.
+ * The confirmations of an unmatched payment's two operator actions (DECISIONS §17): `assign` credits it to the
+ * picked member's wallet, `recordReturn` records the TxID it was sent back with; both ask for a reason, toast the
+ * outcome and refresh the queue (ConfirmDialog). Render `dialog` once in the page.
  */
-export default function ChainPage() {
+function useUnmatchedActions() {
   const { t } = useTranslation(['ops']);
-  const [params, setParams] = useSearchParams();
-  const status = statusParam(params.get('status'));
-  const pager = useCursorPager(status);
-  const payments = useUnmatchedPayments(status, pager.cursor);
   const { confirm, dialog } = useConfirmAction();
-  const [picking, setPicking] = useState<UnmatchedPayment | null>(null);
-
   const details = (p: UnmatchedPayment) => [
     { label: t('ops:unmatched.id'), value: `#${p.id}` },
     { label: t('ops:unmatched.amount'), value: `${p.amount} ${p.coinCode}` },
@@ -73,6 +66,92 @@ export default function ChainPage() {
           t('ops:unmatched.returned', { id: p.id }),
         ),
     });
+  return { assign, recordReturn, dialog };
+}
+
+/**
+ * One row of the unmatched queue: the payment, its confirmations, status and outcome; while it is UNMATCHED,
+ * "assign" (only once it has its required confirmations) and "return".
+ */
+function UnmatchedRow(props: {
+  payment: UnmatchedPayment;
+  onAssign: (p: UnmatchedPayment) => void;
+  onReturn: (p: UnmatchedPayment) => void;
+}) {
+  const { payment: p, onAssign, onReturn } = props;
+  const { t } = useTranslation(['ops']);
+  const confirming = p.confirmations < p.requiredConfirmations;
+  return (
+    <tr data-testid={`unmatched-row-${p.id}`} data-status={p.status}>
+      <td className={s.num}>
+        <strong>#{p.id}</strong>
+        <div className={s.sub}>{formatTime(p.createdAt)}</div>
+      </td>
+      <td className={`${s.num} ${s.nowrap}`}>
+        {p.amount} {p.coinCode}
+      </td>
+      <td>
+        <Mono>{p.txid}</Mono>
+        <div className={s.sub}>{p.address}</div>
+      </td>
+      <td className={s.num}>{p.destinationTag ?? t('ops:unmatched.noTag')}</td>
+      <td className={`${s.num} ${s.nowrap}`}>
+        {Math.min(p.confirmations, p.requiredConfirmations)}/{p.requiredConfirmations}
+      </td>
+      <td>
+        <StatusBadge status={p.status} />
+      </td>
+      <td>
+        {p.memberId !== null && (
+          <div>{t('ops:unmatched.toMember', { memberId: p.memberId, transferId: p.transferId })}</div>
+        )}
+        {p.returnTxid && <Mono>{p.returnTxid}</Mono>}
+        {p.reason && <div className={s.sub}>{p.reason}</div>}
+        {p.decidedAt && <div className={s.sub}>{formatTime(p.decidedAt)}</div>}
+      </td>
+      <td>
+        {p.status === 'UNMATCHED' && (
+          <RowActions
+            actions={[
+              ...(confirming
+                ? []
+                : [
+                    {
+                      label: t('ops:unmatched.assign'),
+                      testId: `assign-${p.id}`,
+                      onClick: () => onAssign(p),
+                    },
+                  ]),
+              {
+                label: t('ops:unmatched.return'),
+                testId: `return-${p.id}`,
+                onClick: () => onReturn(p),
+                outline: true,
+              },
+            ]}
+          >
+            {confirming && <span className={s.sub}>{t('ops:unmatched.confirming')}</span>}
+          </RowActions>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+/**
+ * /ops/chain (DECISIONS §17): the chain watchers' status per coin, then the payments to the platform that match
+ * no member (an XRP payment without a destination tag or with an unknown one). An operator assigns one to a
+ * member (found by login ID or nickname, then confirmed with a reason: credited once, audit-logged) or records
+ * that it was sent back (the return's TxID and a reason). Both toast the outcome and refresh the queue.
+ */
+export default function ChainPage() {
+  const { t } = useTranslation(['ops']);
+  const [params, setParams] = useSearchParams();
+  const status = statusParam(params.get('status'));
+  const pager = useCursorPager(status);
+  const payments = useUnmatchedPayments(status, pager.cursor);
+  const { assign, recordReturn, dialog } = useUnmatchedActions();
+  const [picking, setPicking] = useState<UnmatchedPayment | null>(null);
 
   return (
     <>
@@ -104,64 +183,7 @@ export default function ChainPage() {
         ]}
         list={payments}
         pager={pager}
-        row={(p) => {
-          const confirming = p.confirmations < p.requiredConfirmations;
-          return (
-            <tr key={p.id} data-testid={`unmatched-row-${p.id}`} data-status={p.status}>
-              <td className={s.num}>
-                <strong>#{p.id}</strong>
-                <div className={s.sub}>{formatTime(p.createdAt)}</div>
-              </td>
-              <td className={`${s.num} ${s.nowrap}`}>
-                {p.amount} {p.coinCode}
-              </td>
-              <td>
-                <Mono>{p.txid}</Mono>
-                <div className={s.sub}>{p.address}</div>
-              </td>
-              <td className={s.num}>{p.destinationTag ?? t('ops:unmatched.noTag')}</td>
-              <td className={`${s.num} ${s.nowrap}`}>
-                {Math.min(p.confirmations, p.requiredConfirmations)}/{p.requiredConfirmations}
-              </td>
-              <td>
-                <StatusBadge status={p.status} />
-              </td>
-              <td>
-                {p.memberId !== null && (
-                  <div>{t('ops:unmatched.toMember', { memberId: p.memberId, transferId: p.transferId })}</div>
-                )}
-                {p.returnTxid && <Mono>{p.returnTxid}</Mono>}
-                {p.reason && <div className={s.sub}>{p.reason}</div>}
-                {p.decidedAt && <div className={s.sub}>{formatTime(p.decidedAt)}</div>}
-              </td>
-              <td>
-                {p.status === 'UNMATCHED' && (
-                  <RowActions
-                    actions={[
-                      ...(confirming
-                        ? []
-                        : [
-                            {
-                              label: t('ops:unmatched.assign'),
-                              testId: `assign-${p.id}`,
-                              onClick: () => setPicking(p),
-                            },
-                          ]),
-                      {
-                        label: t('ops:unmatched.return'),
-                        testId: `return-${p.id}`,
-                        onClick: () => recordReturn(p),
-                        outline: true,
-                      },
-                    ]}
-                  >
-                    {confirming && <span className={s.sub}>{t('ops:unmatched.confirming')}</span>}
-                  </RowActions>
-                )}
-              </td>
-            </tr>
-          );
-        }}
+        row={(p) => <UnmatchedRow key={p.id} payment={p} onAssign={setPicking} onReturn={recordReturn} />}
       />
       {picking && (
         <AssignMemberDialog
