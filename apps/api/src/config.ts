@@ -249,6 +249,35 @@ export interface Config {
   logLevel: string;
 }
 
+/**
+ * The chains' part of the configuration: keys, network and fees (DECISIONS §5) and the chain watchers (§17).
+ * Throws when CHAIN_LEASE_MS is not more than twice CHAIN_POLL_MS: the active watcher renews its lease once a
+ * pass, so a shorter lease would lapse every time and hand the watching from instance to instance.
+ */
+function chainsOf(e: z.output<typeof schema>): Pick<Config, 'chain' | 'chainWatch'> {
+  if (e.CHAIN_LEASE_MS <= 2 * e.CHAIN_POLL_MS) {
+    throw new Error('invalid configuration: CHAIN_LEASE_MS must be more than twice CHAIN_POLL_MS');
+  }
+  return {
+    chain: {
+      network: e.CHAIN_NETWORK,
+      xpubs: byCoin((coin) => e[`XPUB_${coin}`]),
+      withdrawFees: byCoin((coin) => e[`WITHDRAW_FEE_${coin}`]),
+      xrpDepositAccount: e.XRP_DEPOSIT_ACCOUNT,
+    },
+    chainWatch: {
+      rpc: byCoin((coin) => e[`CHAIN_RPC_${coin}`]),
+      trxApiKey: e.CHAIN_API_KEY_TRX,
+      confirmations: byCoin((coin) => e[`CHAIN_CONFIRMATIONS_${coin}`] ?? DEFAULT_CONFIRMATIONS[coin]),
+      depositMin: byCoin((coin) => e[`DEPOSIT_MIN_${coin}`]),
+      startHeights: byCoin((coin) => e[`CHAIN_START_HEIGHT_${coin}`]),
+      pollMs: e.CHAIN_POLL_MS,
+      timeoutMs: e.CHAIN_TIMEOUT_MS,
+      leaseMs: e.CHAIN_LEASE_MS,
+    },
+  };
+}
+
 /** Parses the environment once into a Config. Throws a readable error on an invalid value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -258,11 +287,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`invalid configuration: ${msg}`);
   }
   const e = parsed.data;
-  // The active deposit watcher renews its lease once a pass (DECISIONS §17): a lease shorter than the pause
-  // between passes would lapse every time and hand the watching from instance to instance.
-  if (e.CHAIN_LEASE_MS <= 2 * e.CHAIN_POLL_MS) {
-    throw new Error('invalid configuration: CHAIN_LEASE_MS must be more than twice CHAIN_POLL_MS');
-  }
   const isProduction = e.NODE_ENV === 'production';
   return {
     nodeEnv: e.NODE_ENV,
@@ -307,22 +331,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       vaspNo: e.COMPANY_VASP_NO?.trim() || null,
       support: e.COMPANY_SUPPORT?.trim() || null,
     },
-    chain: {
-      network: e.CHAIN_NETWORK,
-      xpubs: byCoin((coin) => e[`XPUB_${coin}`]),
-      withdrawFees: byCoin((coin) => e[`WITHDRAW_FEE_${coin}`]),
-      xrpDepositAccount: e.XRP_DEPOSIT_ACCOUNT,
-    },
-    chainWatch: {
-      rpc: byCoin((coin) => e[`CHAIN_RPC_${coin}`]),
-      trxApiKey: e.CHAIN_API_KEY_TRX,
-      confirmations: byCoin((coin) => e[`CHAIN_CONFIRMATIONS_${coin}`] ?? DEFAULT_CONFIRMATIONS[coin]),
-      depositMin: byCoin((coin) => e[`DEPOSIT_MIN_${coin}`]),
-      startHeights: byCoin((coin) => e[`CHAIN_START_HEIGHT_${coin}`]),
-      pollMs: e.CHAIN_POLL_MS,
-      timeoutMs: e.CHAIN_TIMEOUT_MS,
-      leaseMs: e.CHAIN_LEASE_MS,
-    },
+    ...chainsOf(e),
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: {
       paymentWindowSec: e.ORDER_PAYMENT_WINDOW_SEC,

@@ -95,7 +95,14 @@ export function createMetrics(deps: AppDeps): { registry: Registry; observe: His
       this.set({ state: 'waiting' }, s.waiting);
     },
   });
-  // DECISIONS §17: per coin with a watcher, from what the active one stored (every instance reports the same).
+  return { registry, observe };
+}
+
+/**
+ * `chain_lag_blocks{coin}` and `chain_node_up{coin}` (DECISIONS §17), per coin with a watcher, from what the active
+ * one stored in the database: every instance reports the same.
+ */
+function chainGauges(registry: Registry, db: AppDeps['db']): void {
   const chainRows = () => watcherStatusRows(db);
   new Gauge({
     name: 'chain_lag_blocks',
@@ -122,7 +129,6 @@ export function createMetrics(deps: AppDeps): { registry: Registry; observe: His
         if (r.node_up !== null) this.set({ coin: r.coin }, r.node_up ? 1 : 0);
     },
   });
-  return { registry, observe };
 }
 
 /**
@@ -134,6 +140,7 @@ export function createMetrics(deps: AppDeps): { registry: Registry; observe: His
  */
 export function installMetrics(app: FastifyZod, deps: AppDeps): void {
   const { registry, observe } = createMetrics(deps);
+  chainGauges(registry, deps.db);
   const token = deps.config.metricsToken;
   const guarded = token !== undefined || deps.config.isProduction;
 
