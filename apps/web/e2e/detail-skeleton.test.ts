@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { receiveQty } from '@p2p/contract';
-import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, SCREENSHOT_DIR } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import type { Page, Route } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SCREENSHOT_DIR } from './support/browser.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   apiOk,
   approvePending,
@@ -22,22 +22,19 @@ import {
  * Issue 14: the trade detail screens show the shapes of their cards while they load, not a bare
  * 로딩 중..., and the content takes the same room when it arrives (no layout jump).
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite();
 let seller: Member;
 let buyer: Member;
 let orderId: number;
 const PRICE = 10_000_000;
 
 beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-  const op = await operatorToken(server);
-  seller = await signedUpMember(server);
-  buyer = await signedUpMember(server);
-  const w = await createWallet(server, seller.token, 'BTC');
-  await fund(server, op, 'BTC', w.address, '1');
-  await apiOk(server, 'POST', '/api/v1/sell-listings', seller.token, {
+  const op = await operatorToken(e2e.server);
+  seller = await signedUpMember(e2e.server);
+  buyer = await signedUpMember(e2e.server);
+  const w = await createWallet(e2e.server, seller.token, 'BTC');
+  await fund(e2e.server, op, 'BTC', w.address, '1');
+  await apiOk(e2e.server, 'POST', '/api/v1/sell-listings', seller.token, {
     walletId: w.id,
     minQty: '0.001',
     maxQty: '0.5',
@@ -46,18 +43,18 @@ beforeAll(async () => {
     accountNo: '11012345678',
     stepUp: { password: seller.password },
   });
-  await approvePending(server, op);
-  await createWallet(server, buyer.token, 'BTC');
-  await apiOk(server, 'POST', '/sms/request', buyer.token, { phone: buyer.phoneE164 });
-  await apiOk(server, 'POST', '/sms/verify', buyer.token, {
+  await approvePending(e2e.server, op);
+  await createWallet(e2e.server, buyer.token, 'BTC');
+  await apiOk(e2e.server, 'POST', '/sms/request', buyer.token, { phone: buyer.phoneE164 });
+  await apiOk(e2e.server, 'POST', '/sms/verify', buyer.token, {
     phone: buyer.phoneE164,
-    code: await server.smsCode(buyer.phoneE164),
+    code: await e2e.server.smsCode(buyer.phoneE164),
   });
-  const listings = await apiOk<{ list: { listingId: number }[] }>(server, 'GET', '/api/v1/sell-listings');
-  const wallet = await walletOf(server, buyer.token, 'BTC');
+  const listings = await apiOk<{ list: { listingId: number }[] }>(e2e.server, 'GET', '/api/v1/sell-listings');
+  const wallet = await walletOf(e2e.server, buyer.token, 'BTC');
   const krw = 100_000;
   orderId = (
-    await apiOk<{ orderId: number }>(server, 'POST', '/buy-orders', buyer.token, {
+    await apiOk<{ orderId: number }>(e2e.server, 'POST', '/buy-orders', buyer.token, {
       listingId: listings.list[0]?.listingId,
       krwAmount: krw,
       requestQty: receiveQty(krw, PRICE),
@@ -65,11 +62,6 @@ beforeAll(async () => {
       destWalletId: wallet.id,
     })
   ).orderId;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 /** Heights of main's children and where main ends. */
@@ -128,7 +120,7 @@ const cases = [
 describe('trade detail skeletons (issue 14)', () => {
   for (const c of cases) {
     it(`${c.name}: card shapes while loading, the same room when loaded`, async () => {
-      const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+      const { context, page, errors } = await e2e.mobilePage();
       await uiLogin(page, c.who());
       for (const lang of ['en', 'kr'] as const) {
         await switchLanguage(page, lang);

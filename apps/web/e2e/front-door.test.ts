@@ -1,27 +1,15 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, setStoredLanguage } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { setStoredLanguage } from './support/browser.ts';
 import { signupViaApi } from './support/flows.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
 // Issue 14 / DECISIONS §13, §16: what the server sends for the web app and the public answers, the PWA, and
 // WCAG 2.1 AA on every member screen in kr and en. One server and one browser for the whole file.
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const e2e = e2eSuite();
 
 const get = (path: string, headers: Record<string, string> = {}) =>
-  fetch(`${server.baseUrl}${path}`, { headers: { 'accept-encoding': 'br, gzip', ...headers } });
+  fetch(`${e2e.server.baseUrl}${path}`, { headers: { 'accept-encoding': 'br, gzip', ...headers } });
 
 describe('compression and caching (DECISIONS §13, §16)', () => {
   it('serves index.html and hashed assets precompressed, revalidated and immutable', async () => {
@@ -104,7 +92,7 @@ describe('compression and caching (DECISIONS §13, §16)', () => {
 
 describe('installable PWA (DECISIONS §16)', () => {
   it('registers the service worker, shows the offline page without a network and caches no API answer', async () => {
-    const { context, page } = await newMobilePage(browser, server.baseUrl);
+    const { context, page } = await e2e.mobilePage();
     // Automated browsers get no service worker unless they opt in (main.tsx).
     await context.addInitScript(() => window.localStorage.setItem('pwa', 'on'));
     await page.goto('/');
@@ -155,8 +143,8 @@ const GUARDED_ROUTES = [
 describe('WCAG 2.1 AA with axe-core (issue 14)', () => {
   for (const lang of ['kr', 'en'] as const) {
     it(`has no violation on any member screen in ${lang}`, async () => {
-      const member = await signupViaApi(server);
-      const login = await server.t.call<{ accessToken: string; refreshToken: string }>(
+      const member = await signupViaApi(e2e.server);
+      const login = await e2e.server.t.call<{ accessToken: string; refreshToken: string }>(
         'POST',
         '/api/v1/auth/login',
         { body: { loginId: member.loginId, password: member.password } },
@@ -164,7 +152,7 @@ describe('WCAG 2.1 AA with axe-core (issue 14)', () => {
       const tokens = login.body.returnData;
       const report: string[] = [];
       for (const signedIn of [false, true]) {
-        const { context, page } = await newMobilePage(browser, server.baseUrl);
+        const { context, page } = await e2e.mobilePage();
         await setStoredLanguage(context, lang);
         // No transitions: axe must see the colours a screen settles on, not a button fading in.
         await page.emulateMedia({ reducedMotion: 'reduce' });

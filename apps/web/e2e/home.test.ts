@@ -1,27 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openListing, operator, trader } from '../../api/src/modules/orders/test-kit.ts';
-import { launchBrowser, newMobilePage } from './support/browser.ts';
 import { loginViaUi, signupViaApi, waitForPath } from './support/flows.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const e2e = e2eSuite();
 
 describe('home page against the real API (issue 4)', () => {
   it('shows the rate error when the price upstream fails and recovers on retry', async () => {
-    server.prices.mode = 'error';
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    e2e.server.prices.mode = 'error';
+    const { context, page, errors } = await e2e.mobilePage();
     await page.goto('/');
     await page.getByTestId('prices-error').waitFor();
     expect(await page.getByTestId('prices-error').textContent()).toContain(
@@ -29,7 +16,7 @@ describe('home page against the real API (issue 4)', () => {
     );
     expect(await page.getByTestId('price-BTC').count()).toBe(0);
 
-    server.prices.mode = 'ok';
+    e2e.server.prices.mode = 'ok';
     await page.getByTestId('prices-error').getByRole('button', { name: 'Retry' }).click();
     await page.getByTestId('price-BTC').waitFor();
     expect(await page.getByTestId('prices-error').count()).toBe(0);
@@ -42,18 +29,18 @@ describe('home page against the real API (issue 4)', () => {
 
     // The rates are persisted (localStorage `root`) and shown at once after a reload, even when the API fails.
     await expect.poll(() => page.evaluate(() => localStorage.getItem('root') ?? '')).toContain('prices');
-    server.prices.mode = 'error';
+    e2e.server.prices.mode = 'error';
     await page.route('**/api/v1/prices', (route) => route.abort());
     await page.reload();
     await page.getByTestId('price-BTC').waitFor();
     await page.unroute('**/api/v1/prices');
-    server.prices.mode = 'ok';
+    e2e.server.prices.mode = 'ok';
     expect(errors).toEqual([]);
     await context.close();
   });
 
   it('switches the language to kr and jp, keeps the choice and falls back to en for invalid values', async () => {
-    const { context, page } = await newMobilePage(browser, server.baseUrl);
+    const { context, page } = await e2e.mobilePage();
     await page.goto('/');
     const cta = page.getByTestId('hero-trade');
     expect(await cta.textContent()).toBe('Start trading');
@@ -82,13 +69,13 @@ describe('home page against the real API (issue 4)', () => {
   });
 
   it("resumes a visitor's carousel purchase after login", async () => {
-    const { t } = server;
+    const { t } = e2e.server;
     const seller = await trader(t, 'BTC', '2');
     const op = await operator(t);
     await openListing(t, seller, op, { minQty: '0.001', maxQty: '0.5', unitPriceKrw: 140_000_000 });
-    const buyer = await signupViaApi(server);
+    const buyer = await signupViaApi(e2e.server);
 
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await page.goto('/');
     const card = page.getByTestId('best-listing').first();
     await card.waitFor();

@@ -1,25 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, screenshot } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from './support/browser.ts';
 import { loginViaUi, newMember, signupViaApi, waitForPath } from './support/flows.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const e2e = e2eSuite();
 
 describe('identity screens against the real API (issue 4)', () => {
   it('signs up from / through /agreement, /signup and /complete, then logs in, edits the profile and logs out', async () => {
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     const m = newMember();
 
     await page.goto('/');
@@ -76,7 +64,7 @@ describe('identity screens against the real API (issue 4)', () => {
     const resentAt = Date.now();
     await page.getByTestId('send-code').click();
     await expect.poll(() => page.getByTestId('code-timer').textContent()).toMatch(/^0[12]:\d\d$/);
-    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164, resentAt));
+    await page.getByLabel('Verification code').fill(await e2e.server.smsCode(m.phoneE164, resentAt));
     await page.getByTestId('verify-code').click();
     await expect.poll(() => page.getByTestId('verify-code').textContent()).toBe('Verified');
     expect(await page.getByLabel('Phone number').getAttribute('readonly')).not.toBeNull();
@@ -123,7 +111,7 @@ describe('identity screens against the real API (issue 4)', () => {
     await page.getByLabel('Account number').fill('110222333444');
     await page.getByTestId('send-code').click();
     await page.getByText('Verification code has been sent.').first().waitFor();
-    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164));
+    await page.getByLabel('Verification code').fill(await e2e.server.smsCode(m.phoneE164));
     await page.getByTestId('verify-code').click();
     await expect.poll(() => page.getByTestId('verify-code').textContent()).toBe('Verified');
     // A new bank account needs the current password (DECISIONS §13): the field appears, empty or wrong is refused.
@@ -144,11 +132,11 @@ describe('identity screens against the real API (issue 4)', () => {
     // are gone, the header offers login again, and a copy of the old access token no longer works.
     await page.goto('/myinfo');
     const oldAccessToken = await page.evaluate(() => localStorage.getItem('accessToken'));
-    expect((await server.t.call('GET', '/my', { token: oldAccessToken ?? '' })).status).toBe(200);
+    expect((await e2e.server.t.call('GET', '/my', { token: oldAccessToken ?? '' })).status).toBe(200);
     await page.getByTestId('myinfo-logout').click();
     await waitForPath(page, '/');
     await page.getByTestId('header-login').waitFor();
-    expect((await server.t.call('GET', '/my', { token: oldAccessToken ?? '' })).status).toBe(401);
+    expect((await e2e.server.t.call('GET', '/my', { token: oldAccessToken ?? '' })).status).toBe(401);
     const stored = await page.evaluate(() => [
       localStorage.getItem('accessToken'),
       localStorage.getItem('refreshToken'),
@@ -160,8 +148,8 @@ describe('identity screens against the real API (issue 4)', () => {
   });
 
   it('sends a logged-out visitor of a guarded URL to /login and back there after login', async () => {
-    const m = await signupViaApi(server);
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const m = await signupViaApi(e2e.server);
+    const { context, page, errors } = await e2e.mobilePage();
     await page.goto('/account?from=test');
     await waitForPath(page, '/login');
     await loginViaUi(page, m);
@@ -180,9 +168,9 @@ describe('identity screens against the real API (issue 4)', () => {
   });
 
   it('refreshes an expired access token once and otherwise ends the session on /login saying why', async () => {
-    const m = await signupViaApi(server);
-    const { context, page } = await newMobilePage(browser, server.baseUrl);
-    const login = await server.t.call<{ accessToken: string; refreshToken: string }>(
+    const m = await signupViaApi(e2e.server);
+    const { context, page } = await e2e.mobilePage();
+    const login = await e2e.server.t.call<{ accessToken: string; refreshToken: string }>(
       'POST',
       '/api/v1/auth/login',
       {
@@ -220,8 +208,8 @@ describe('identity screens against the real API (issue 4)', () => {
   });
 
   it('resets a password in three steps (/findpw) and logs in with the new one', async () => {
-    const m = await signupViaApi(server);
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const m = await signupViaApi(e2e.server);
+    const { context, page, errors } = await e2e.mobilePage();
     await page.goto('/findpw');
     await page.getByLabel('ID', { exact: true }).fill('nobody9999');
     await page.getByRole('button', { name: 'Next' }).click();
@@ -235,7 +223,7 @@ describe('identity screens against the real API (issue 4)', () => {
     const sentAt = Date.now();
     await page.getByTestId('send-code').click();
     await expect.poll(() => page.getByTestId('code-timer').textContent()).toMatch(/^00:(30|29|28)$/);
-    await page.getByLabel('Verification code').fill(await server.smsCode(m.phoneE164, sentAt));
+    await page.getByLabel('Verification code').fill(await e2e.server.smsCode(m.phoneE164, sentAt));
     await page.getByRole('button', { name: 'Verify' }).click();
     await page.getByTestId('findpw-step-password').waitFor();
 

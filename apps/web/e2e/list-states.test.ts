@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, SCREENSHOT_DIR, VIEWPORT } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SCREENSHOT_DIR, VIEWPORT } from './support/browser.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   createWallet,
   fund,
@@ -19,8 +19,7 @@ import {
  * would be (never the empty text) and recovers on the tap; the primary button of a long form stays at the
  * bottom of a 390x844 screen and never covers the field being filled.
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite();
 let member: Member;
 let page: Page;
 
@@ -37,19 +36,12 @@ async function shoot(p: Page, name: string, lang: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-  member = await signedUpMember(server);
-  const wallet = await createWallet(server, member.token, 'ETH');
-  await fund(server, await operatorToken(server), 'ETH', wallet.address, '1.5');
-  const opened = await newMobilePage(browser, server.baseUrl);
+  member = await signedUpMember(e2e.server);
+  const wallet = await createWallet(e2e.server, member.token, 'ETH');
+  await fund(e2e.server, await operatorToken(e2e.server), 'ETH', wallet.address, '1.5');
+  const opened = await e2e.mobilePage();
   page = opened.page;
   await uiLogin(page, member);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 interface FailingList {
@@ -196,7 +188,7 @@ describe('the primary button of a long form (issue 13)', () => {
   });
 
   it('/signup: on screen before scrolling, never over a focused field', async () => {
-    const fresh = await newMobilePage(browser, server.baseUrl);
+    const fresh = await e2e.mobilePage();
     await fresh.page.goto('/');
     for (const lang of ['en', 'kr'] as const) {
       await switchLanguage(fresh.page, lang);

@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { apiLogin, consoleLogin, newPage, OPERATOR, PHONE, startOpsServer } from './ops-kit.ts';
-import { launchBrowser, newMobilePage, SCREENSHOT_DIR } from './support/browser.ts';
+import { SCREENSHOT_DIR } from './support/browser.ts';
 import { waitForPath } from './support/flows.ts';
-import type { E2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   apiOk,
   createWallet,
@@ -24,8 +24,7 @@ import {
  * the operator's review of a pending listing shows the seller's profile account beside the listing's with a
  * warning when they differ. Screenshots in kr and en.
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite(startOpsServer);
 let opToken: string;
 let seller: Member;
 
@@ -34,7 +33,7 @@ const ELSEWHERE = { bank: '하나은행', accountNo: '99988877766' };
 
 /** Saves a bank account on the member's profile (PUT /my with the current password, DECISIONS §13). */
 async function saveProfileAccount(m: Member): Promise<void> {
-  await apiOk(server, 'PUT', '/my', m.token, {
+  await apiOk(e2e.server, 'PUT', '/my', m.token, {
     nickName: m.nickname,
     password: '',
     countryCode: '82',
@@ -62,23 +61,16 @@ async function fillSellForm(page: Page, account: { bank: string; accountNo: stri
 }
 
 beforeAll(async () => {
-  server = await startOpsServer();
-  browser = await launchBrowser();
-  opToken = await apiLogin(server, OPERATOR.loginId, OPERATOR.password);
-  seller = await signedUpMember(server);
+  opToken = await apiLogin(e2e.server, OPERATOR.loginId, OPERATOR.password);
+  seller = await signedUpMember(e2e.server);
   await saveProfileAccount(seller);
-  const w = await createWallet(server, seller.token, 'BTC');
-  await fund(server, opToken, 'BTC', w.address, '1');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  const w = await createWallet(e2e.server, seller.token, 'BTC');
+  await fund(e2e.server, opToken, 'BTC', w.address, '1');
 });
 
 describe('a new listing asks for the step-up', () => {
   it('the sell form opens a review sheet with the pay-in account; no password or a wrong one holds nothing', async () => {
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await uiLogin(page, seller);
     await switchLanguage(page, 'kr');
     await page.goto('/sell');
@@ -98,10 +90,10 @@ describe('a new listing asks for the step-up', () => {
     await page.getByTestId('sell-password').fill('wrong-pass1');
     await page.getByTestId('sell-confirm').click();
     await sheet.getByText('비밀번호가 올바르지 않습니다.').waitFor();
-    const w = await walletOf(server, seller.token, 'BTC');
+    const w = await walletOf(e2e.server, seller.token, 'BTC');
     expectQty(w.escrowBalance, '0');
     expectQty(w.balance, '1');
-    const mine = await apiOk<{ totalCount: number }>(server, 'GET', '/my/sell', seller.token);
+    const mine = await apiOk<{ totalCount: number }>(e2e.server, 'GET', '/my/sell', seller.token);
     expect(mine.totalCount).toBe(0);
     await page.keyboard.press('Escape');
     await sheet.waitFor({ state: 'detached' });
@@ -126,7 +118,7 @@ describe('a new listing asks for the step-up', () => {
     await page.getByTestId('sell-confirm').click();
     await waitForPath(page, '/request_successfully');
     await page.getByTestId('receipt-sell').waitFor();
-    expectQty((await walletOf(server, seller.token, 'BTC')).escrowBalance, '0.5');
+    expectQty((await walletOf(e2e.server, seller.token, 'BTC')).escrowBalance, '0.5');
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -135,12 +127,12 @@ describe('a new listing asks for the step-up', () => {
 describe("the operator's review shows the profile account and flags a difference", () => {
   it('a red badge and a warning in the confirmation for the other account; green for the same one', async () => {
     // A second seller lists into their profile account (through the API, with the step-up).
-    const same = await signedUpMember(server);
+    const same = await signedUpMember(e2e.server);
     await saveProfileAccount(same);
-    const w = await createWallet(server, same.token, 'ETH');
-    await fund(server, opToken, 'ETH', w.address, '2');
+    const w = await createWallet(e2e.server, same.token, 'ETH');
+    await fund(e2e.server, opToken, 'ETH', w.address, '2');
     const sameId = (
-      await apiOk<{ listingId: number }>(server, 'POST', '/api/v1/sell-listings', same.token, {
+      await apiOk<{ listingId: number }>(e2e.server, 'POST', '/api/v1/sell-listings', same.token, {
         walletId: w.id,
         minQty: '0.1',
         maxQty: '1',
@@ -150,7 +142,7 @@ describe("the operator's review shows the profile account and flags a difference
       })
     ).listingId;
     const pending = await apiOk<{ list: { listingId: number; accountDiffersFromProfile: boolean }[] }>(
-      server,
+      e2e.server,
       'GET',
       '/ops/api/v1/listings?status=PENDING_REVIEW',
       opToken,
@@ -158,7 +150,7 @@ describe("the operator's review shows the profile account and flags a difference
     const otherId = pending.list.find((l) => l.listingId !== sameId)?.listingId ?? 0;
     expect(pending.list.find((l) => l.listingId === otherId)?.accountDiffersFromProfile).toBe(true);
 
-    const { context, page, errors } = await newPage(browser, server.baseUrl, PHONE);
+    const { context, page, errors } = await newPage(e2e.browser, e2e.server.baseUrl, PHONE);
     await consoleLogin(page, OPERATOR);
     await waitForPath(page, '/ops');
     await page.goto('/ops/listings');

@@ -1,7 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eSuite } from './support/suite.ts';
 import { apiOk, createWallet, fund, operatorToken, signedUpMember, uiLogin } from './trade-kit.ts';
 
 /**
@@ -13,22 +12,12 @@ import { apiOk, createWallet, fund, operatorToken, signedUpMember, uiLogin } fro
  */
 
 const TTL_SEC = 6;
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startE2EServer({ ACCESS_TOKEN_TTL_SEC: String(TTL_SEC) });
-  browser = await launchBrowser();
-}, 300_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const e2e = e2eSuite({ ACCESS_TOKEN_TTL_SEC: String(TTL_SEC) });
 
 /** A token of `m` signed in just now (a test's token outlives TTL_SEC only by being made again). */
 const freshToken = async (m: { loginId: string; password: string }) =>
   (
-    await apiOk<{ accessToken: string }>(server, 'POST', '/api/v1/auth/login', undefined, {
+    await apiOk<{ accessToken: string }>(e2e.server, 'POST', '/api/v1/auth/login', undefined, {
       loginId: m.loginId,
       password: m.password,
     })
@@ -43,11 +32,11 @@ interface StreamRequest {
 
 describe('the web app’s event stream across an access-token expiry', () => {
   it('reconnects with a refreshed token, never with the expired one, and keeps delivering live updates', async () => {
-    const seller = await signedUpMember(server);
-    const wallet = await createWallet(server, await freshToken(seller), 'BTC');
-    await fund(server, await operatorToken(server), 'BTC', wallet.address, '1');
+    const seller = await signedUpMember(e2e.server);
+    const wallet = await createWallet(e2e.server, await freshToken(seller), 'BTC');
+    await fund(e2e.server, await operatorToken(e2e.server), 'BTC', wallet.address, '1');
 
-    const { page, context, errors } = await newMobilePage(browser, server.baseUrl);
+    const { page, context, errors } = await e2e.mobilePage();
     // under automation the app streams only when asked to (lib/event-stream.ts)
     await context.addInitScript(() => window.localStorage.setItem('liveEvents', 'on'));
     const streams: StreamRequest[] = [];
@@ -78,7 +67,7 @@ describe('the web app’s event stream across an access-token expiry', () => {
       expect(await page.getByTestId('header-unread').count()).toBe(0);
       const sellerToken = await freshToken(seller);
       const { listingId } = await apiOk<{ listingId: number }>(
-        server,
+        e2e.server,
         'POST',
         '/api/v1/sell-listings',
         sellerToken,
@@ -92,7 +81,12 @@ describe('the web app’s event stream across an access-token expiry', () => {
           stepUp: { password: seller.password },
         },
       );
-      await apiOk(server, 'POST', `/ops/api/v1/listings/${listingId}/approve`, await operatorToken(server));
+      await apiOk(
+        e2e.server,
+        'POST',
+        `/ops/api/v1/listings/${listingId}/approve`,
+        await operatorToken(e2e.server),
+      );
       await expect.poll(() => badge(page).textContent(), { timeout: 20_000 }).toBe('1');
       expect(streams.filter((s) => s.status === 401)).toEqual([]);
       expect(errors).toEqual([]);

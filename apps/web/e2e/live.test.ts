@@ -1,8 +1,7 @@
 import { receiveQty } from '@p2p/contract';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { e2eSuite } from './support/suite.ts';
 import {
   apiOk,
   approvePending,
@@ -23,25 +22,15 @@ import {
  */
 
 const PRICE = 10_000_000;
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-}, 300_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const e2e = e2eSuite();
 
 async function market(): Promise<{ seller: Member; buyer: Member }> {
-  const op = await operatorToken(server);
-  const seller = await signedUpMember(server);
-  const buyer = await signedUpMember(server);
-  const w = await createWallet(server, seller.token, 'BTC');
-  await fund(server, op, 'BTC', w.address, '1');
-  await apiOk(server, 'POST', '/api/v1/sell-listings', seller.token, {
+  const op = await operatorToken(e2e.server);
+  const seller = await signedUpMember(e2e.server);
+  const buyer = await signedUpMember(e2e.server);
+  const w = await createWallet(e2e.server, seller.token, 'BTC');
+  await fund(e2e.server, op, 'BTC', w.address, '1');
+  await apiOk(e2e.server, 'POST', '/api/v1/sell-listings', seller.token, {
     walletId: w.id,
     minQty: '0.001',
     maxQty: '0.5',
@@ -50,20 +39,20 @@ async function market(): Promise<{ seller: Member; buyer: Member }> {
     accountNo: '11012345678',
     stepUp: { password: seller.password },
   });
-  await approvePending(server, op);
-  await createWallet(server, buyer.token, 'BTC');
+  await approvePending(e2e.server, op);
+  await createWallet(e2e.server, buyer.token, 'BTC');
   return { seller, buyer };
 }
 
 async function order(buyer: Member, krw: number): Promise<number> {
-  await apiOk(server, 'POST', '/sms/request', buyer.token, { phone: buyer.phoneE164 });
-  await apiOk(server, 'POST', '/sms/verify', buyer.token, {
+  await apiOk(e2e.server, 'POST', '/sms/request', buyer.token, { phone: buyer.phoneE164 });
+  await apiOk(e2e.server, 'POST', '/sms/verify', buyer.token, {
     phone: buyer.phoneE164,
-    code: await server.smsCode(buyer.phoneE164),
+    code: await e2e.server.smsCode(buyer.phoneE164),
   });
-  const listings = await apiOk<{ list: { listingId: number }[] }>(server, 'GET', '/api/v1/sell-listings');
-  const wallet = await walletOf(server, buyer.token, 'BTC');
-  const o = await apiOk<{ orderId: number }>(server, 'POST', '/buy-orders', buyer.token, {
+  const listings = await apiOk<{ list: { listingId: number }[] }>(e2e.server, 'GET', '/api/v1/sell-listings');
+  const wallet = await walletOf(e2e.server, buyer.token, 'BTC');
+  const o = await apiOk<{ orderId: number }>(e2e.server, 'POST', '/buy-orders', buyer.token, {
     listingId: listings.list[0]?.listingId,
     krwAmount: krw,
     requestQty: receiveQty(krw, PRICE),
@@ -78,7 +67,7 @@ const badge = (page: Page) => page.getByTestId('header-unread').locator('[aria-h
 describe('live updates in the browser', () => {
   it('counts the seller’s notifications in the header without a reload, lists them and stores the SMS switch', async () => {
     const { seller, buyer } = await market();
-    const { page, context, errors } = await newMobilePage(browser, server.baseUrl);
+    const { page, context, errors } = await e2e.mobilePage();
     // under automation the app streams only when asked to (use-live-events.ts: networkidle waits elsewhere)
     await context.addInitScript(() => window.localStorage.setItem('liveEvents', 'on'));
     try {
@@ -92,7 +81,7 @@ describe('live updates in the browser', () => {
 
       const orderId = await order(buyer, 1_000_000);
       await expect.poll(() => badge(page).textContent(), { timeout: 15_000 }).toBe('2');
-      await apiOk(server, 'POST', `/buy-orders/${orderId}/paid`, buyer.token);
+      await apiOk(e2e.server, 'POST', `/buy-orders/${orderId}/paid`, buyer.token);
       await expect.poll(() => badge(page).textContent(), { timeout: 15_000 }).toBe('3');
       expect(navigations).toEqual([]);
 
@@ -117,7 +106,7 @@ describe('live updates in the browser', () => {
           async () =>
             (
               await apiOk<{ smsAlerts: boolean }>(
-                server,
+                e2e.server,
                 'GET',
                 '/api/v1/notifications/settings',
                 seller.token,

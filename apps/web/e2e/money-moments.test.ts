@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, SCREENSHOT_DIR, screenshot } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SCREENSHOT_DIR, screenshot } from './support/browser.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   approvePending,
   createWallet,
@@ -17,8 +17,13 @@ import {
  * The screens at the money moments (issue 13): the operator's company details in the footer, the won value
  * of holdings, and a withdrawal address checked at the field. Screenshots in kr, en and jp.
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite({
+  COMPANY_NAME: '(주)코인마켓',
+  COMPANY_CEO: '홍길동',
+  COMPANY_REG_NO: '123-45-67890',
+  COMPANY_VASP_NO: '2024-001',
+  COMPANY_SUPPORT: '1588-0000',
+});
 let member: Member;
 let op: string;
 
@@ -37,30 +42,17 @@ function won(qty: string, krw: number): string {
 }
 
 beforeAll(async () => {
-  server = await startE2EServer({
-    COMPANY_NAME: '(주)코인마켓',
-    COMPANY_CEO: '홍길동',
-    COMPANY_REG_NO: '123-45-67890',
-    COMPANY_VASP_NO: '2024-001',
-    COMPANY_SUPPORT: '1588-0000',
-  });
-  browser = await launchBrowser();
-  op = await operatorToken(server);
-  member = await signedUpMember(server);
-  const eth = await createWallet(server, member.token, 'ETH');
-  await fund(server, op, 'ETH', eth.address, '0.5');
-  const trx = await createWallet(server, member.token, 'TRX');
-  await fund(server, op, 'TRX', trx.address, '1234.5');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  op = await operatorToken(e2e.server);
+  member = await signedUpMember(e2e.server);
+  const eth = await createWallet(e2e.server, member.token, 'ETH');
+  await fund(e2e.server, op, 'ETH', eth.address, '0.5');
+  const trx = await createWallet(e2e.server, member.token, 'TRX');
+  await fund(e2e.server, op, 'TRX', trx.address, '1234.5');
 });
 
 describe('screens at the money moments (issue 13)', () => {
   it("the footer shows the operator's company details from configuration", async () => {
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await page.goto('/');
     for (const lang of LANGS) {
       await inLanguage(page, lang);
@@ -82,7 +74,7 @@ describe('screens at the money moments (issue 13)', () => {
   });
 
   it('the sell form shows balance, market price and total; errors sit at their field; the receipt and lists speak as a seller', async () => {
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await uiLogin(page, member);
     await inLanguage(page, 'kr');
     await page.goto('/sell');
@@ -139,7 +131,7 @@ describe('screens at the money moments (issue 13)', () => {
     await expect.poll(() => page.getByTestId('status-badge').first().textContent()).toBe('판매 요청됨');
 
     // The trade list keeps coin and sort in the URL across a purchase and back, and for the session.
-    await approvePending(server, op);
+    await approvePending(e2e.server, op);
     await page.goto('/transaction?coin=eth&sort=PRICE_DESC');
     await expect.poll(() => page.getByTestId('coin-tab-ETH').getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByTestId('sort').inputValue()).toBe('PRICE_DESC');
@@ -159,10 +151,11 @@ describe('screens at the money moments (issue 13)', () => {
   });
 
   it('wallets show the won value of each holding and the total; a withdrawal address is checked at the field', async () => {
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await uiLogin(page, member);
-    const prices = (await server.t.call<{ prices: { coin: string; krw: number }[] }>('GET', '/api/v1/prices'))
-      .body.returnData.prices;
+    const prices = (
+      await e2e.server.t.call<{ prices: { coin: string; krw: number }[] }>('GET', '/api/v1/prices')
+    ).body.returnData.prices;
     const krw = (c: string) => prices.find((p) => p.coin === c)?.krw ?? 0;
     const ethWon = won('0.5', krw('ETH'));
     const trxWon = won('1234.5', krw('TRX'));

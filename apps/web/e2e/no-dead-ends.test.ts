@@ -1,7 +1,7 @@
-import { type Browser, chromium } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, screenshot, VIEWPORT } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { chromium } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshot, VIEWPORT } from './support/browser.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   apiOk,
   approvePending,
@@ -18,18 +18,15 @@ import {
  * code's 120 s or the check's 5 minutes pass, and the QR scanner gives up after 10 s without a code and
  * offers a retry. Time is moved with Playwright's clock, never waited for.
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite();
 let buyer: Member;
 
 beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-  const op = await operatorToken(server);
-  const seller = await signedUpMember(server);
-  const wallet = await createWallet(server, seller.token, 'BTC');
-  await fund(server, op, 'BTC', wallet.address, '1');
-  await apiOk(server, 'POST', '/api/v1/sell-listings', seller.token, {
+  const op = await operatorToken(e2e.server);
+  const seller = await signedUpMember(e2e.server);
+  const wallet = await createWallet(e2e.server, seller.token, 'BTC');
+  await fund(e2e.server, op, 'BTC', wallet.address, '1');
+  await apiOk(e2e.server, 'POST', '/api/v1/sell-listings', seller.token, {
     walletId: wallet.id,
     minQty: '0.001',
     maxQty: '0.5',
@@ -38,19 +35,14 @@ beforeAll(async () => {
     accountNo: '11012345678',
     stepUp: { password: seller.password },
   });
-  await approvePending(server, op);
-  buyer = await signedUpMember(server);
-  await createWallet(server, buyer.token, 'BTC');
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  await approvePending(e2e.server, op);
+  buyer = await signedUpMember(e2e.server);
+  await createWallet(e2e.server, buyer.token, 'BTC');
 });
 
 describe('no dead ends (issue 13)', () => {
   it('/verify: an expired code and a lapsed 5-minute check both lead to a new code on the same screen', async () => {
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await page.clock.install();
     await uiLogin(page, buyer);
     await page.evaluate(() => window.localStorage.setItem('language', 'kr'));
@@ -77,7 +69,7 @@ describe('no dead ends (issue 13)', () => {
     // check then failed, twice in a row on a loaded run).
     let sentAfter = Date.now();
     await page.getByTestId('verify-send').click();
-    await page.getByTestId('verify-code').fill(await server.smsCode(buyer.phoneE164, sentAfter));
+    await page.getByTestId('verify-code').fill(await e2e.server.smsCode(buyer.phoneE164, sentAfter));
     await page.route('**/buy-orders', (r) => r.abort('connectionfailed'));
     await page.getByTestId('verify-submit').click();
     await expect.poll(() => page.getByTestId('verify-send').isDisabled()).toBe(true);
@@ -90,7 +82,7 @@ describe('no dead ends (issue 13)', () => {
 
     sentAfter = Date.now();
     await page.getByTestId('verify-send').click();
-    await page.getByTestId('verify-code').fill(await server.smsCode(buyer.phoneE164, sentAfter));
+    await page.getByTestId('verify-code').fill(await e2e.server.smsCode(buyer.phoneE164, sentAfter));
     await page.getByTestId('verify-submit').click();
     await page.waitForURL((u) => u.pathname === '/request_successfully');
     expect(errors).toEqual([]);
@@ -98,7 +90,7 @@ describe('no dead ends (issue 13)', () => {
   });
 
   it('the purchase form says what it does: +1만 quick amounts, 만원 readout, the minimum restated, why the button waits', async () => {
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await uiLogin(page, buyer);
     await page.evaluate(() => window.localStorage.setItem('language', 'kr'));
     await page.goto('/transaction');
@@ -150,7 +142,7 @@ describe('no dead ends (issue 13)', () => {
     try {
       const context = await camBrowser.newContext({
         viewport: VIEWPORT,
-        baseURL: server.baseUrl,
+        baseURL: e2e.server.baseUrl,
         locale: 'en-US',
         permissions: ['camera'],
       });

@@ -1,31 +1,29 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Coin, toUnits } from '@p2p/contract';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { WEB_DIR } from './support/build.ts';
+import { type MobilePage, newPage as newBrowserPage, SCREENSHOT_DIR, VIEWPORT } from './support/browser.ts';
+
+export { expectToast, SCREENSHOT_DIR } from './support/browser.ts';
+
 import { type NewMember, newMember, signupViaApi } from './support/flows.ts';
 import { type E2EServer, startE2EServer } from './support/server.ts';
 
 /** Helpers of the operator console's browser tests (ops*.test.ts); not a test file itself. */
 
 export const DESK = { width: 1280, height: 800 };
-export const PHONE = { width: 390, height: 844 };
+export const PHONE = VIEWPORT;
 export const OPERATOR = { loginId: 'opsadmin', password: 'opsPass123!' };
-export const SCREENSHOT_DIR = join(WEB_DIR, 'test-output/screenshots');
 
 /** The E2E server with the operator of OPERATOR_LOGIN_ID / OPERATOR_PASSWORD created at start. */
 export function startOpsServer(): Promise<E2EServer> {
   return startE2EServer({ OPERATOR_LOGIN_ID: OPERATOR.loginId, OPERATOR_PASSWORD: OPERATOR.password });
 }
 
-/** A fresh context (empty storage) at `viewport`, page errors collected into `errors`. */
-export async function newPage(browser: Browser, baseURL: string, viewport = DESK) {
-  const context: BrowserContext = await browser.newContext({ viewport, baseURL, locale: 'en-US' });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  return { context, page, errors };
+/** A fresh context (empty storage) at `viewport` (the desk by default), page errors collected into `errors`. */
+export function newPage(browser: Browser, baseURL: string, viewport = DESK): Promise<MobilePage> {
+  return newBrowserPage(browser, baseURL, viewport);
 }
 
 /** The viewport as test-output/screenshots/ops-<name>.png (not committed). */
@@ -50,11 +48,6 @@ export async function confirmAction(page: Page, fields: Record<string, string> =
   for (const [name, value] of Object.entries(fields)) await page.getByTestId(`confirm-${name}`).fill(value);
   await page.getByTestId('confirm-submit').click();
   await dialog.waitFor({ state: 'detached' });
-}
-
-/** Waits for a toast containing `text`. */
-export async function expectToast(page: Page, text: string): Promise<void> {
-  await page.locator('.Toastify').getByText(text, { exact: false }).first().waitFor();
 }
 
 /** POST /api/v1/auth/login through the API; the access token. */

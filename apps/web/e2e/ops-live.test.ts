@@ -1,5 +1,5 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiMember,
   apiLogin,
@@ -11,9 +11,8 @@ import {
   OPERATOR,
   startOpsServer,
 } from './ops-kit.ts';
-import { launchBrowser } from './support/browser.ts';
 import { waitForPath } from './support/flows.ts';
-import type { E2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
 /**
  * The operator console's queues update live (DECISIONS §12, issue 12): with the console open, a member's
@@ -22,26 +21,18 @@ import type { E2EServer } from './support/server.ts';
  * No networkidle waits here: the stream is a request that stays open.
  */
 describe('operator console live updates', () => {
-  let server: E2EServer;
-  let browser: Browser;
+  const e2e = e2eSuite(startOpsServer);
   let opsToken: string;
 
   beforeAll(async () => {
-    server = await startOpsServer();
-    browser = await launchBrowser();
-    opsToken = await apiLogin(server, OPERATOR.loginId, OPERATOR.password);
+    opsToken = await apiLogin(e2e.server, OPERATOR.loginId, OPERATOR.password);
   }, 300_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
 
   /** A member with 2 BTC (one listing per member and coin): its wallet id. */
   const seller = async (): Promise<{ member: ApiMember; walletId: number }> => {
-    const member = await apiMember(server);
-    const wallet = await apiWallet(server, member.token, 'BTC');
-    await apiOk(server, 'POST', '/ops/api/v1/deposits', opsToken, {
+    const member = await apiMember(e2e.server);
+    const wallet = await apiWallet(e2e.server, member.token, 'BTC');
+    await apiOk(e2e.server, 'POST', '/ops/api/v1/deposits', opsToken, {
       coinCode: 'BTC',
       address: wallet.address,
       amount: '2',
@@ -53,7 +44,7 @@ describe('operator console live updates', () => {
   /** The member puts a listing up for review through the API (nothing in the operator's browser). */
   const sellListing = async (s: { member: ApiMember; walletId: number }) =>
     (
-      await apiOk<{ listingId: number }>(server, 'POST', '/api/v1/sell-listings', s.member.token, {
+      await apiOk<{ listingId: number }>(e2e.server, 'POST', '/api/v1/sell-listings', s.member.token, {
         walletId: s.walletId,
         minQty: '0.01',
         maxQty: '0.5',
@@ -68,7 +59,7 @@ describe('operator console live updates', () => {
     page.getByTestId(`summary-${key}`).locator('span').last().textContent();
 
   it('counts and lists a new listing to review without a reload', async () => {
-    const { page, context, errors } = await newPage(browser, server.baseUrl);
+    const { page, context, errors } = await newPage(e2e.browser, e2e.server.baseUrl);
     // under automation the console streams only when asked to (lib/event-stream.ts)
     await context.addInitScript(() => window.localStorage.setItem('liveEvents', 'on'));
     const [first, second] = [await seller(), await seller()];

@@ -1,5 +1,4 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiMember,
   apiLogin,
@@ -13,33 +12,29 @@ import {
   PHONE,
   startOpsServer,
 } from './ops-kit.ts';
-import { launchBrowser } from './support/browser.ts';
 import { waitForPath } from './support/flows.ts';
-import type { E2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
 /**
  * The operator console as a part of the web app: its own chunk (never loaded by the landing page), its
  * own session beside a member's (token refresh, logout), its languages, and its layout on a phone.
  */
 describe('operator console in the web app', () => {
-  let server: E2EServer;
-  let browser: Browser;
+  const e2e = e2eSuite(startOpsServer);
   let member: ApiMember;
 
   beforeAll(async () => {
-    server = await startOpsServer();
-    browser = await launchBrowser();
-    member = await apiMember(server);
+    member = await apiMember(e2e.server);
     // One pending external withdrawal, so that a wide table has a row on the phone.
-    const opsToken = await apiLogin(server, OPERATOR.loginId, OPERATOR.password);
-    const wallet = await apiWallet(server, member.token, 'BTC');
-    await apiOk(server, 'POST', '/ops/api/v1/deposits', opsToken, {
+    const opsToken = await apiLogin(e2e.server, OPERATOR.loginId, OPERATOR.password);
+    const wallet = await apiWallet(e2e.server, member.token, 'BTC');
+    await apiOk(e2e.server, 'POST', '/ops/api/v1/deposits', opsToken, {
       coinCode: 'BTC',
       address: wallet.address,
       amount: '1',
       txid: 'shell-deposit-1',
     });
-    await apiOk(server, 'POST', '/transfer/request', member.token, {
+    await apiOk(e2e.server, 'POST', '/transfer/request', member.token, {
       fromWalletId: wallet.id,
       destType: 'EXTERNAL',
       amount: '0.25',
@@ -48,13 +43,8 @@ describe('operator console in the web app', () => {
     });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   it('stays out of the landing page: its chunk loads only under /ops', async () => {
-    const fresh = await newPage(browser, server.baseUrl);
+    const fresh = await newPage(e2e.browser, e2e.server.baseUrl);
     const scripts: string[] = [];
     const warnings: string[] = [];
     fresh.page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
@@ -75,7 +65,7 @@ describe('operator console in the web app', () => {
   });
 
   it('refreshes an expired operator token once, and logs out without touching the member session', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl);
+    const { context, page, errors } = await newPage(e2e.browser, e2e.server.baseUrl);
     try {
       await page.goto('/');
       await page.evaluate((token) => window.localStorage.setItem('accessToken', token), member.token);
@@ -93,12 +83,12 @@ describe('operator console in the web app', () => {
       expect(renewed).toBeTruthy();
 
       // Logout ends the operator's session on the server too: a copy of the ops token no longer works.
-      expect((await server.t.call('GET', '/my', { token: renewed ?? '' })).status).toBe(200);
+      expect((await e2e.server.t.call('GET', '/my', { token: renewed ?? '' })).status).toBe(200);
       await page.getByTestId('ops-logout').click();
       await waitForPath(page, '/ops/login');
       // The revocation runs in the background of the logout click.
       await expect
-        .poll(async () => (await server.t.call('GET', '/my', { token: renewed ?? '' })).status)
+        .poll(async () => (await e2e.server.t.call('GET', '/my', { token: renewed ?? '' })).status)
         .toBe(401);
       const left = await page.evaluate(() => ({
         access: window.sessionStorage.getItem('opsAccessToken'),
@@ -115,7 +105,7 @@ describe('operator console in the web app', () => {
   });
 
   it('is usable on a phone: top navigation, wide tables scroll inside their frame, Korean texts', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl, PHONE);
+    const { context, page, errors } = await newPage(e2e.browser, e2e.server.baseUrl, PHONE);
     try {
       await consoleLogin(page, OPERATOR);
       await waitForPath(page, '/ops');

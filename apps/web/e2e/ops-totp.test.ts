@@ -1,12 +1,10 @@
 import jsQR from 'jsqr';
 import { generate } from 'otplib';
-import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { consoleLogin, expectToast, newPage, OPERATOR, opsShot, PHONE, startOpsServer } from './ops-kit.ts';
-import { launchBrowser } from './support/browser.ts';
 import { waitForPath } from './support/flows.ts';
-import type { E2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
 /** The code of 30-second TOTP time step `step`. */
 const codeAt = (secret: string, step: number) => generate({ secret, epoch: step * 30 });
@@ -25,21 +23,10 @@ async function wrongCode(secret: string): Promise<string> {
  * password and a code from that key.
  */
 describe('operator TOTP in the console', () => {
-  let server: E2EServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startOpsServer();
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const e2e = e2eSuite(startOpsServer);
 
   it('enrolls from the Security page, then signs in with the password and a code', async () => {
-    const { context, page, errors } = await newPage(browser, server.baseUrl, PHONE);
+    const { context, page, errors } = await newPage(e2e.browser, e2e.server.baseUrl, PHONE);
     try {
       await consoleLogin(page, OPERATOR);
       await waitForPath(page, '/ops');

@@ -1,5 +1,5 @@
 import { receiveQty } from '@p2p/contract';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type ApiMember,
@@ -18,9 +18,8 @@ import {
   verifyPurchasePhone,
   walletOf,
 } from './ops-kit.ts';
-import { launchBrowser } from './support/browser.ts';
 import { waitForPath } from './support/flows.ts';
-import type { E2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
 const EXTERNAL_BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 
@@ -31,8 +30,7 @@ const EXTERNAL_BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
  * console session and build on each other.
  */
 describe('operator console', () => {
-  let server: E2EServer;
-  let browser: Browser;
+  const e2e = e2eSuite(startOpsServer);
   let context: BrowserContext;
   let page: Page;
   let errors: string[];
@@ -42,21 +40,17 @@ describe('operator console', () => {
   const ids: { btcListing?: number; ethListing?: number } = {};
 
   beforeAll(async () => {
-    server = await startOpsServer();
-    browser = await launchBrowser();
-    ({ context, page, errors } = await newPage(browser, server.baseUrl));
-    opsToken = await apiLogin(server, OPERATOR.loginId, OPERATOR.password);
-    seller = await apiMember(server);
-    buyer = await apiMember(server);
-    await apiWallet(server, seller.token, 'BTC');
-    await apiWallet(server, seller.token, 'ETH');
-    await apiWallet(server, buyer.token, 'BTC');
+    ({ context, page, errors } = await newPage(e2e.browser, e2e.server.baseUrl));
+    opsToken = await apiLogin(e2e.server, OPERATOR.loginId, OPERATOR.password);
+    seller = await apiMember(e2e.server);
+    buyer = await apiMember(e2e.server);
+    await apiWallet(e2e.server, seller.token, 'BTC');
+    await apiWallet(e2e.server, seller.token, 'ETH');
+    await apiWallet(e2e.server, buyer.token, 'BTC');
   });
 
   afterAll(async () => {
     await context?.close();
-    await browser?.close();
-    await server?.close();
   });
 
   const nav = async (key: string, path: string) => {
@@ -91,7 +85,7 @@ describe('operator console', () => {
 
   it('credits deposits (decimal strings, checked; a repeated TxID moves nothing)', async () => {
     await nav('deposits', '/ops/deposits');
-    const sellerBtc = await walletOf(server, seller.token, 'BTC');
+    const sellerBtc = await walletOf(e2e.server, seller.token, 'BTC');
     const form = page.getByTestId('deposit-form');
     await form.getByLabel('Coin').selectOption('BTC');
     await form.getByLabel('Deposit address').fill(sellerBtc.address);
@@ -105,9 +99,9 @@ describe('operator console', () => {
     await opsShot(page, 'deposit-confirm');
     await confirmAction(page);
     await expectToast(page, `Credited 2.5 BTC to member #${seller.id}`);
-    expectQty((await walletOf(server, seller.token, 'BTC')).balance, '2.5');
+    expectQty((await walletOf(e2e.server, seller.token, 'BTC')).balance, '2.5');
 
-    const sellerEth = await walletOf(server, seller.token, 'ETH');
+    const sellerEth = await walletOf(e2e.server, seller.token, 'ETH');
     await form.getByLabel('Coin').selectOption('ETH');
     await form.getByLabel('Deposit address').fill(sellerEth.address);
     await form.getByLabel('Amount').fill('10');
@@ -124,14 +118,14 @@ describe('operator console', () => {
     await page.getByTestId('deposit-submit').click();
     await confirmAction(page);
     await page.getByTestId('deposit-result').getByText('Already credited earlier').waitFor();
-    expectQty((await walletOf(server, seller.token, 'BTC')).balance, '2.5');
+    expectQty((await walletOf(e2e.server, seller.token, 'BTC')).balance, '2.5');
     await expect.poll(() => page.getByTestId('ops-recent-deposits').locator('tbody tr').count()).toBe(2);
     await opsShot(page, 'deposit');
   });
 
   it('approves one pending listing and rejects another with a reason (escrow back)', async () => {
     const listing = async (coin: 'BTC' | 'ETH', minQty: string, maxQty: string, unitPriceKrw: number) => {
-      const w = await walletOf(server, seller.token, coin);
+      const w = await walletOf(e2e.server, seller.token, coin);
       const body = {
         walletId: w.id,
         minQty,
@@ -141,12 +135,13 @@ describe('operator console', () => {
         accountNo: '123456789',
         stepUp: { password: seller.password },
       };
-      return (await apiOk<{ listingId: number }>(server, 'POST', '/api/v1/sell-listings', seller.token, body))
-        .listingId;
+      return (
+        await apiOk<{ listingId: number }>(e2e.server, 'POST', '/api/v1/sell-listings', seller.token, body)
+      ).listingId;
     };
     ids.btcListing = await listing('BTC', '0.01', '1', 100_000_000);
     ids.ethListing = await listing('ETH', '0.1', '5', 4_000_000);
-    expectQty((await walletOf(server, seller.token, 'ETH')).balance, '5');
+    expectQty((await walletOf(e2e.server, seller.token, 'ETH')).balance, '5');
 
     await nav('listings', '/ops/listings');
     await page.getByTestId(`listing-row-${ids.ethListing}`).waitFor();
@@ -158,7 +153,7 @@ describe('operator console', () => {
     await expectToast(page, `Listing #${ids.btcListing} approved.`);
     await page.getByTestId(`listing-row-${ids.btcListing}`).waitFor({ state: 'detached' });
     const open = await apiOk<{ list: { listingId: number }[] }>(
-      server,
+      e2e.server,
       'GET',
       '/api/v1/sell-listings?coin=BTC',
       buyer.token,
@@ -172,7 +167,7 @@ describe('operator console', () => {
     await opsShot(page, 'listing-reject');
     await confirmAction(page);
     await expectToast(page, `Listing #${ids.ethListing} rejected`);
-    const eth = await walletOf(server, seller.token, 'ETH');
+    const eth = await walletOf(e2e.server, seller.token, 'ETH');
     expectQty(eth.balance, '10');
     expectQty(eth.escrowBalance, '0');
     await page.getByTestId('filter-REJECTED').click();
@@ -181,12 +176,12 @@ describe('operator console', () => {
 
   it('finds a member’s orders and resolves them: complete with a TxID, cancel', async () => {
     const listingId = ids.btcListing ?? 0;
-    const wallet = await walletOf(server, buyer.token, 'BTC');
+    const wallet = await walletOf(e2e.server, buyer.token, 'BTC');
     // each purchase phone check allows exactly one order (DECISIONS §11)
     const order = async (krw: number) => {
-      await verifyPurchasePhone(server, buyer);
+      await verifyPurchasePhone(e2e.server, buyer);
       return (
-        await apiOk<{ orderId: number }>(server, 'POST', '/buy-orders', buyer.token, {
+        await apiOk<{ orderId: number }>(e2e.server, 'POST', '/buy-orders', buyer.token, {
           listingId,
           krwAmount: krw,
           requestQty: receiveQty(krw, 100_000_000),
@@ -212,9 +207,9 @@ describe('operator console', () => {
     await confirmAction(page, { reason: 'Buyer never paid' });
     await expectToast(page, `Order #${toCancel} canceled.`);
     await page.getByTestId(`order-row-${toCancel}`).getByText('Canceled').waitFor();
-    expectQty((await walletOf(server, buyer.token, 'BTC')).balance, '0.01');
+    expectQty((await walletOf(e2e.server, buyer.token, 'BTC')).balance, '0.01');
     const orders = await apiOk<{ list: { orderId: number; status: string; txid: string | null }[] }>(
-      server,
+      e2e.server,
       'GET',
       `/ops/api/v1/orders?memberId=${buyer.id}`,
       opsToken,
@@ -225,11 +220,11 @@ describe('operator console', () => {
   });
 
   it('marks one external withdrawal sent and rejects another (refund visible through the API)', async () => {
-    const btc = await walletOf(server, seller.token, 'BTC');
+    const btc = await walletOf(e2e.server, seller.token, 'BTC');
     expectQty(btc.balance, '1.5');
     const withdraw = async (amount: string) =>
       (
-        await apiOk<{ transferId: number }>(server, 'POST', '/transfer/request', seller.token, {
+        await apiOk<{ transferId: number }>(e2e.server, 'POST', '/transfer/request', seller.token, {
           fromWalletId: btc.id,
           destType: 'EXTERNAL',
           amount,
@@ -239,7 +234,7 @@ describe('operator console', () => {
       ).transferId;
     await withdraw('0.2');
     await withdraw('0.3');
-    expectQty((await walletOf(server, seller.token, 'BTC')).balance, '1');
+    expectQty((await walletOf(e2e.server, seller.token, 'BTC')).balance, '1');
 
     await nav('withdrawals', '/ops/withdrawals');
     const rows = page.getByTestId('ops-withdrawals').locator('tbody tr');
@@ -260,9 +255,9 @@ describe('operator console', () => {
     await expect.poll(() => rows.count()).toBe(1);
     await page.getByTestId('ops-withdrawals').getByText('Nothing here.').waitFor();
 
-    expectQty((await walletOf(server, seller.token, 'BTC')).balance, '1.3');
+    expectQty((await walletOf(e2e.server, seller.token, 'BTC')).balance, '1.3');
     const history = await apiOk<{ list: { transferId: number; status: string; txid: string | null }[] }>(
-      server,
+      e2e.server,
       'GET',
       `/transfer?walletId=${btc.id}`,
       seller.token,
@@ -286,7 +281,7 @@ describe('operator console', () => {
     await expectToast(page, `${buyer.loginId} suspended.`);
     await row.getByText('Suspended', { exact: true }).waitFor();
     await opsShot(page, 'members');
-    const refused = await server.t.call('POST', '/api/v1/auth/login', {
+    const refused = await e2e.server.t.call('POST', '/api/v1/auth/login', {
       body: { loginId: buyer.loginId, password: buyer.password },
     });
     expect([refused.status, refused.body.returnMessage]).toEqual([403, 'MEMBER_SUSPENDED']);
@@ -295,7 +290,7 @@ describe('operator console', () => {
     await confirmAction(page);
     await expectToast(page, `${buyer.loginId} can log in again.`);
     await row.getByText('Active', { exact: true }).waitFor();
-    buyer.token = await apiLogin(server, buyer.loginId, buyer.password);
+    buyer.token = await apiLogin(e2e.server, buyer.loginId, buyer.password);
   });
 
   it('shows every action in the audit log, page by page', async () => {
@@ -319,9 +314,9 @@ describe('operator console', () => {
     await opsShot(page, 'audit-log');
 
     // 12 more credits make 22 entries: page 1 holds 20, "Next" shows the two oldest, "Previous" returns.
-    const btc = await walletOf(server, seller.token, 'BTC');
+    const btc = await walletOf(e2e.server, seller.token, 'BTC');
     for (let i = 0; i < 12; i++) {
-      await apiOk(server, 'POST', '/ops/api/v1/deposits', opsToken, {
+      await apiOk(e2e.server, 'POST', '/ops/api/v1/deposits', opsToken, {
         coinCode: 'BTC',
         address: btc.address,
         amount: '0.001',
@@ -348,7 +343,7 @@ describe('operator console', () => {
     expect(await result.getAttribute('data-ok')).toBe('true');
     await result.getByText('Ledger is balanced').waitFor();
     await opsShot(page, 'ledger');
-    await server.t.assertLedger();
+    await e2e.server.t.assertLedger();
     expect(errors).toEqual([]);
   });
 });

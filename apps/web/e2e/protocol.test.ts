@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { receiveQty } from '@p2p/contract';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { confirmAction, consoleLogin, DESK, opsShot } from './ops-kit.ts';
-import { launchBrowser, newMobilePage, SCREENSHOT_DIR, screenshot } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { SCREENSHOT_DIR, screenshot } from './support/browser.ts';
+import type { E2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   allowClipboard,
   apiOk,
@@ -109,8 +110,10 @@ async function seeToast(p: Page, text: string): Promise<void> {
 const statusOf = (p: Page) => p.getByTestId('status-panel').getAttribute('data-status');
 
 describe('the trade protocol in the browser (issue 11)', () => {
-  let server: E2EServer;
-  let browser: Browser;
+  const e2e = e2eSuite({
+    OPERATOR_LOGIN_ID: OPERATOR.loginId,
+    OPERATOR_PASSWORD: OPERATOR.password,
+  });
   let m: Market;
   let buyerCtx: BrowserContext;
   let buyerPage: Page;
@@ -118,26 +121,16 @@ describe('the trade protocol in the browser (issue 11)', () => {
   let orderId = 0;
 
   beforeAll(async () => {
-    server = await startE2EServer({
-      OPERATOR_LOGIN_ID: OPERATOR.loginId,
-      OPERATOR_PASSWORD: OPERATOR.password,
-    });
-    browser = await launchBrowser();
-    m = await market(server);
-    const b = await newMobilePage(browser, server.baseUrl);
+    m = await market(e2e.server);
+    const b = await e2e.mobilePage();
     buyerCtx = b.context;
     buyerPage = b.page;
-    await allowClipboard(buyerCtx, server.baseUrl);
-    sellerPage = (await newMobilePage(browser, server.baseUrl)).page;
+    await allowClipboard(buyerCtx, e2e.server.baseUrl);
+    sellerPage = (await e2e.mobilePage()).page;
     await uiLogin(buyerPage, m.buyer);
     await uiLogin(sellerPage, m.seller);
     await switchLanguage(buyerPage, 'kr');
     await switchLanguage(sellerPage, 'kr');
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('the request leads with the instruction: whom, which account, how much, by when; copy and countdown', async () => {
@@ -146,7 +139,7 @@ describe('the trade protocol in the browser (issue 11)', () => {
     // a seller with fewer than 5 ended orders is new (DECISIONS §11 sellerStats)
     expect(await p.getByTestId('seller-stats').first().textContent()).toContain('신규 판매자');
     await shootBoth(p, 'protocol-list', 'seller-stats');
-    await buyThroughUi(server, p, m.buyer, '50000');
+    await buyThroughUi(e2e.server, p, m.buyer, '50000');
     await p.waitForURL((u) => u.pathname === '/request_successfully');
     expect(await p.getByTestId('receipt-title').textContent()).toBe('구매를 신청했어요');
     expect(await p.getByText('구매 신청이 완료되었습니다').count()).toBe(0);
@@ -171,7 +164,7 @@ describe('the trade protocol in the browser (issue 11)', () => {
     await shootBoth(p, 'protocol-receipt', 'pay-instruction');
 
     const orders = await apiOk<{ list: { orderId: number }[] }>(
-      server,
+      e2e.server,
       'GET',
       '/my/buy-history',
       m.buyer.token,
@@ -259,13 +252,13 @@ describe('the trade protocol in the browser (issue 11)', () => {
     await openOrder(buyerPage, orderId, 'purchase');
     expect(await statusOf(buyerPage)).toBe('COMPLETED');
     expect(await buyerPage.getByTestId('step-tracker').getAttribute('data-step')).toBe('4');
-    expectQty((await walletOf(server, m.buyer.token, 'BTC')).balance, '0.005');
-    await server.t.assertLedger();
+    expectQty((await walletOf(e2e.server, m.buyer.token, 'BTC')).balance, '0.005');
+    await e2e.server.t.assertLedger();
   });
 
   it('a dispute: the seller opens it, the buyer answers, an operator returns the coins to the seller', async () => {
-    const id = await orderViaApi(server, m.buyer, 100_000);
-    await apiOk(server, 'POST', `/buy-orders/${id}/paid`, m.buyer.token);
+    const id = await orderViaApi(e2e.server, m.buyer, 100_000);
+    await apiOk(e2e.server, 'POST', `/buy-orders/${id}/paid`, m.buyer.token);
     const s = sellerPage;
     await openOrder(s, id, 'sell-history');
     await s.getByTestId('action-dispute').click();
@@ -292,7 +285,11 @@ describe('the trade protocol in the browser (issue 11)', () => {
     expect(await b.getByTestId('action-statement').count()).toBe(0);
 
     const { page: ops } = await (async () => {
-      const context = await browser.newContext({ viewport: DESK, baseURL: server.baseUrl, locale: 'en-US' });
+      const context = await e2e.browser.newContext({
+        viewport: DESK,
+        baseURL: e2e.server.baseUrl,
+        locale: 'en-US',
+      });
       return { page: await context.newPage() };
     })();
     await consoleLogin(ops, OPERATOR);
@@ -321,31 +318,28 @@ describe('the trade protocol in the browser (issue 11)', () => {
 
     await openOrder(b, id, 'purchase');
     expect(await statusOf(b)).toBe('CANCELED');
-    const audit = await apiOk<{ list: { action: string }[] }>(server, 'GET', '/ops/api/v1/audit-log', m.op);
+    const audit = await apiOk<{ list: { action: string }[] }>(
+      e2e.server,
+      'GET',
+      '/ops/api/v1/audit-log',
+      m.op,
+    );
     expect(audit.list.map((a) => a.action)).toContain('order.cancel');
-    await server.t.assertLedger();
+    await e2e.server.t.assertLedger();
   });
 });
 
 describe('an order that expires on screen (short ORDER_PAYMENT_WINDOW_SEC)', () => {
-  let server: E2EServer;
-  let browser: Browser;
+  const e2e = e2eSuite({ ORDER_PAYMENT_WINDOW_SEC: '8', BUYER_CANCELS_PER_DAY: '1' });
 
   beforeAll(async () => {
     // 8 s to pay; one expiry a day blocks further purchases, so the refusal can be shown right after
-    server = await startE2EServer({ ORDER_PAYMENT_WINDOW_SEC: '8', BUYER_CANCELS_PER_DAY: '1' });
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('the countdown runs out, the order shows as expired; the next purchase is refused with its time', async () => {
-    const m = await market(server);
-    const id = await orderViaApi(server, m.buyer, 50_000);
-    const { page: p } = await newMobilePage(browser, server.baseUrl);
+    const m = await market(e2e.server);
+    const id = await orderViaApi(e2e.server, m.buyer, 50_000);
+    const { page: p } = await e2e.mobilePage();
     await uiLogin(p, m.buyer);
     await switchLanguage(p, 'kr');
     await openOrder(p, id, 'purchase');
@@ -357,11 +351,11 @@ describe('an order that expires on screen (short ORDER_PAYMENT_WINDOW_SEC)', () 
     expect(await p.getByTestId('step-tracker').count()).toBe(0);
     await shootBoth(p, 'protocol-expired', 'status-panel');
 
-    await buyThroughUi(server, p, m.buyer, '50000');
+    await buyThroughUi(e2e.server, p, m.buyer, '50000');
     const toast = p.locator('.Toastify__toast').filter({ hasText: '까지 구매할 수 없어요' }).first();
     await toast.waitFor();
     expect(await toast.textContent()).toMatch(/\d{2}:\d{2}까지 구매할 수 없어요/);
     expect(p.url()).toContain('/verify');
-    await server.t.assertLedger();
+    await e2e.server.t.assertLedger();
   });
 });

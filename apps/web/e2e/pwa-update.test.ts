@@ -1,31 +1,25 @@
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, SCREENSHOT_DIR, setStoredLanguage } from './support/browser.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SCREENSHOT_DIR, setStoredLanguage } from './support/browser.ts';
 import { ensureWebBuild } from './support/build.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { startE2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
 /**
  * Issue 14: the service worker's "새 버전" prompt. The app is built once and served from a copy; the member's
  * browser registers that worker; then a new deployment changes sw.js on disk (as a release would), the
  * browser finds the waiting worker, the prompt appears, and its button activates the new worker and reloads.
  */
-let server: E2EServer;
-let browser: Browser;
 let dist: string;
-
-beforeAll(async () => {
+const e2e = e2eSuite(() => {
   dist = mkdtempSync(join(tmpdir(), 'pwa-e2e-'));
   cpSync(ensureWebBuild(), dist, { recursive: true });
-  server = await startE2EServer({ WEB_DIST_DIR: dist });
-  browser = await launchBrowser();
+  return startE2EServer({ WEB_DIST_DIR: dist });
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await server?.close();
   rmSync(dist, { recursive: true, force: true });
 });
 
@@ -41,7 +35,7 @@ function deployNewWorker(): void {
 
 describe('service worker update prompt (issue 14)', () => {
   it('a changed sw.js brings the 새 버전 prompt; its button activates the new worker and reloads', async () => {
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await context.addInitScript(() => window.localStorage.setItem('pwa', 'on'));
     await setStoredLanguage(context, 'kr');
     await page.goto('/');

@@ -1,37 +1,33 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, it } from 'vitest';
 import { openListing, operator, trader } from '../../api/src/modules/orders/test-kit.ts';
-import { launchBrowser, newMobilePage, screenshot, setStoredLanguage } from './support/browser.ts';
+import { screenshot, setStoredLanguage } from './support/browser.ts';
 import { type NewMember, newMember, signupViaApi, waitForPath } from './support/flows.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
 /** Screenshots of every screen of issue 4 in en and kr at 390x844 (test-output/screenshots, not committed). */
 
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite();
 let member: NewMember;
 
 beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-  const seller = await trader(server.t, 'ETH', '10');
-  await openListing(server.t, seller, await operator(server.t), {
+  const seller = await trader(e2e.server.t, 'ETH', '10');
+  await openListing(e2e.server.t, seller, await operator(e2e.server.t), {
     minQty: '0.01',
     maxQty: '3',
     unitPriceKrw: 5_000_000,
   });
-  member = await signupViaApi(server);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  member = await signupViaApi(e2e.server);
 });
 
 async function login(page: Page, m: NewMember) {
-  const r = await server.t.call<{ accessToken: string; refreshToken: string }>('POST', '/api/v1/auth/login', {
-    body: { loginId: m.loginId, password: m.password },
-  });
+  const r = await e2e.server.t.call<{ accessToken: string; refreshToken: string }>(
+    'POST',
+    '/api/v1/auth/login',
+    {
+      body: { loginId: m.loginId, password: m.password },
+    },
+  );
   await page.evaluate((tokens) => {
     localStorage.setItem('accessToken', tokens.accessToken);
     localStorage.setItem('refreshToken', tokens.refreshToken);
@@ -41,7 +37,7 @@ async function login(page: Page, m: NewMember) {
 for (const lang of ['en', 'kr'] as const) {
   describe(`screens in ${lang}`, () => {
     it('public screens', async () => {
-      const { context, page } = await newMobilePage(browser, server.baseUrl);
+      const { context, page } = await e2e.mobilePage();
       await setStoredLanguage(context, lang);
       await page.goto('/');
       await page.getByTestId('price-BTC').waitFor();
@@ -55,9 +51,9 @@ for (const lang of ['en', 'kr'] as const) {
       await page.waitForTimeout(350);
       await screenshot(page, 'home-privacy-modal', lang);
 
-      server.prices.mode = 'error';
+      e2e.server.prices.mode = 'error';
       await page.evaluate(() => localStorage.removeItem('root'));
-      const fresh = await newMobilePage(browser, server.baseUrl);
+      const fresh = await e2e.mobilePage();
       await setStoredLanguage(fresh.context, lang);
       await fresh.page.route('**/api/v1/prices', (route) =>
         route.fulfill({
@@ -70,7 +66,7 @@ for (const lang of ['en', 'kr'] as const) {
       await fresh.page.getByTestId('prices-error').waitFor();
       await screenshot(fresh.page, 'home-prices-error', lang);
       await fresh.context.close();
-      server.prices.mode = 'ok';
+      e2e.server.prices.mode = 'ok';
 
       for (const [path, name] of [
         ['/login', 'login'],
@@ -85,7 +81,7 @@ for (const lang of ['en', 'kr'] as const) {
     });
 
     it('signup flow', async () => {
-      const { context, page } = await newMobilePage(browser, server.baseUrl);
+      const { context, page } = await e2e.mobilePage();
       await setStoredLanguage(context, lang);
       const m = newMember();
       await page.goto('/agreement');
@@ -116,7 +112,7 @@ for (const lang of ['en', 'kr'] as const) {
       await page.locator('input[name="phone"]').fill(m.localPhone);
       const sentAt = Date.now();
       await page.getByTestId('send-code').click();
-      await page.locator('input[name="code"]').fill(await server.smsCode(m.phoneE164, sentAt));
+      await page.locator('input[name="code"]').fill(await e2e.server.smsCode(m.phoneE164, sentAt));
       await page.getByTestId('verify-code').click();
       await page.waitForFunction(() => {
         const b = document.querySelector('[data-testid="verify-code"]');
@@ -131,7 +127,7 @@ for (const lang of ['en', 'kr'] as const) {
     });
 
     it('find password steps', async () => {
-      const { context, page } = await newMobilePage(browser, server.baseUrl);
+      const { context, page } = await e2e.mobilePage();
       await setStoredLanguage(context, lang);
       await page.goto('/findpw');
       await screenshot(page, 'findpw-1-id', lang);
@@ -145,7 +141,7 @@ for (const lang of ['en', 'kr'] as const) {
       await screenshot(page, 'findpw-2-code', lang);
       await page
         .locator('input[autocomplete="one-time-code"]')
-        .fill(await server.smsCode(member.phoneE164, sentAt));
+        .fill(await e2e.server.smsCode(member.phoneE164, sentAt));
       await page.locator('main button[type="submit"]').click();
       await page.getByTestId('findpw-step-password').waitFor();
       await page.locator('input[type="password"]').first().fill('short');
@@ -155,13 +151,13 @@ for (const lang of ['en', 'kr'] as const) {
     });
 
     it('member screens', async () => {
-      const { context, page } = await newMobilePage(browser, server.baseUrl);
+      const { context, page } = await e2e.mobilePage();
       await setStoredLanguage(context, lang);
       await page.goto('/');
       await login(page, member);
       // The token check shows the full-screen loader while GET /my is slow: delayed inside the page, since
       // Playwright's screenshot waits for intercepted requests.
-      const slow = await newMobilePage(browser, server.baseUrl);
+      const slow = await e2e.mobilePage();
       await setStoredLanguage(slow.context, lang);
       await slow.context.addInitScript(() => {
         const original = window.fetch.bind(window);

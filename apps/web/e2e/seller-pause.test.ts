@@ -1,7 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eSuite } from './support/suite.ts';
 import {
   apiOk,
   approvePending,
@@ -22,8 +21,7 @@ import {
  * the real API: from /myinfo's sell registrations the seller pauses an OPEN listing after a confirm that says
  * what it does; it leaves the public trade list (page and API) and reads 자리 비움; 다시 판매하기 brings it back.
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite();
 let seller: Member;
 let page: Page;
 let errors: string[];
@@ -32,9 +30,9 @@ let otherListingId: number;
 
 /** A funded BTC wallet and a listing, approved; returns the listing id. */
 async function openListing(m: Member, op: string, unitPriceKrw: number): Promise<number> {
-  const w = await createWallet(server, m.token, 'BTC');
-  await fund(server, op, 'BTC', w.address, '1');
-  const l = await apiOk<{ listingId: number }>(server, 'POST', '/api/v1/sell-listings', m.token, {
+  const w = await createWallet(e2e.server, m.token, 'BTC');
+  await fund(e2e.server, op, 'BTC', w.address, '1');
+  const l = await apiOk<{ listingId: number }>(e2e.server, 'POST', '/api/v1/sell-listings', m.token, {
     walletId: w.id,
     minQty: '0.001',
     maxQty: '0.5',
@@ -43,13 +41,17 @@ async function openListing(m: Member, op: string, unitPriceKrw: number): Promise
     accountNo: '11012345678',
     stepUp: { password: m.password },
   });
-  await approvePending(server, op);
+  await approvePending(e2e.server, op);
   return l.listingId;
 }
 
 /** The listing ids of the public trade list (GET /api/v1/sell-listings, no token). */
 async function publicIds(): Promise<number[]> {
-  const page = await apiOk<{ list: { listingId: number }[] }>(server, 'GET', '/api/v1/sell-listings?size=50');
+  const page = await apiOk<{ list: { listingId: number }[] }>(
+    e2e.server,
+    'GET',
+    '/api/v1/sell-listings?size=50',
+  );
   return page.list.map((l) => l.listingId);
 }
 
@@ -69,21 +71,14 @@ async function openRegistrations(): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-  const op = await operatorToken(server);
-  seller = await signedUpMember(server);
+  const op = await operatorToken(e2e.server);
+  seller = await signedUpMember(e2e.server);
   listingId = await openListing(seller, op, 10_000_000);
-  otherListingId = await openListing(await signedUpMember(server), op, 10_100_000);
-  ({ page, errors } = await newMobilePage(browser, server.baseUrl));
+  otherListingId = await openListing(await signedUpMember(e2e.server), op, 10_100_000);
+  ({ page, errors } = await e2e.mobilePage());
   await uiLogin(page, seller);
   await switchLanguage(page, 'kr');
 }, 300_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 describe('seller availability: 자리 비움 and 다시 판매하기 (issue 12)', () => {
   it('an OPEN listing is on the trade list and offers 자리 비움 (44 px)', async () => {
@@ -108,7 +103,7 @@ describe('seller availability: 자리 비움 and 다시 판매하기 (issue 12)'
     await page.getByTestId('confirm-no').click();
     await modal.waitFor({ state: 'detached' });
     const mine = await apiOk<{ list: { listingId: number; status: string }[] }>(
-      server,
+      e2e.server,
       'GET',
       '/my/sell',
       seller.token,
@@ -155,7 +150,7 @@ describe('seller availability: 자리 비움 and 다시 판매하기 (issue 12)'
     expect(await item().getByTestId('listing-paused-note').count()).toBe(0);
     expect(await publicIds()).toContain(listingId);
     expect(await onTradePage()).toBe(true);
-    await server.t.assertLedger();
+    await e2e.server.t.assertLedger();
     expect(errors).toEqual([]);
   });
 });

@@ -1,21 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, screenshot, setStoredLanguage } from './support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { screenshot, setStoredLanguage } from './support/browser.ts';
 import { loginViaUi, signupViaApi, waitForPath } from './support/flows.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const e2e = e2eSuite();
 
 /** Screenshots the screen in kr, en and jp (reloads keep the history state), then returns to en. */
 async function shootAll(page: Page, name: string, ready: string): Promise<void> {
@@ -32,15 +21,19 @@ async function shootAll(page: Page, name: string, ready: string): Promise<void> 
 
 /** Tokens of a fresh member, logged in through the API. */
 async function tokensOf(loginId: string, password: string) {
-  const r = await server.t.call<{ accessToken: string; refreshToken: string }>('POST', '/api/v1/auth/login', {
-    body: { loginId, password },
-  });
+  const r = await e2e.server.t.call<{ accessToken: string; refreshToken: string }>(
+    'POST',
+    '/api/v1/auth/login',
+    {
+      body: { loginId, password },
+    },
+  );
   return r.body.returnData;
 }
 
 describe('sessions at app start and when they end (SPEC §4, §8; issue 13)', () => {
   it('a dead token on a public page: the header offers login again and a toast says why, in the chosen language', async () => {
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await setStoredLanguage(context, 'kr');
     await context.addInitScript(() => {
       if (!sessionStorage.getItem('seeded')) {
@@ -60,9 +53,9 @@ describe('sessions at app start and when they end (SPEC §4, §8; issue 13)', ()
   });
 
   it('an expired access token with a live refresh token: refreshed, the member stays signed in, the profile is refetched', async () => {
-    const m = await signupViaApi(server);
+    const m = await signupViaApi(e2e.server);
     const { refreshToken } = await tokensOf(m.loginId, m.password);
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const { context, page, errors } = await e2e.mobilePage();
     await context.addInitScript((rt) => {
       if (!sessionStorage.getItem('seeded')) {
         sessionStorage.setItem('seeded', '1');
@@ -99,8 +92,8 @@ describe('sessions at app start and when they end (SPEC §4, §8; issue 13)', ()
   });
 
   it('a guarded URL says login required; a profile that cannot load says so with a retry', async () => {
-    const m = await signupViaApi(server);
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const m = await signupViaApi(e2e.server);
+    const { context, page, errors } = await e2e.mobilePage();
     await page.goto('/account');
     await waitForPath(page, '/login');
     expect(await page.getByTestId('login-reason').textContent()).toBe('Login required.');

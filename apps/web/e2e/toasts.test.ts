@@ -1,26 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, screenshot } from './support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { screenshot } from './support/browser.ts';
 import { loginViaUi, signupViaApi, waitForPath } from './support/flows.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 
-let server: E2EServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startE2EServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const e2e = e2eSuite();
 
 describe('toasts (issue 13)', () => {
   it('one at a time, readable, broken between words, and a failed login toast never follows the member home', async () => {
-    const m = await signupViaApi(server);
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const m = await signupViaApi(e2e.server);
+    const { context, page, errors } = await e2e.mobilePage();
     await page.goto('/login');
     await loginViaUi(page, { loginId: m.loginId, password: 'wrong-pass1' });
     await page.getByText('Invalid user credentials.').waitFor();
@@ -43,8 +31,8 @@ describe('toasts (issue 13)', () => {
   });
 
   it('a toast raised for the next screen goes with it; bottom toasts sit above the primary button zone', async () => {
-    const m = await signupViaApi(server);
-    const { context, page, errors } = await newMobilePage(browser, server.baseUrl);
+    const m = await signupViaApi(e2e.server);
+    const { context, page, errors } = await e2e.mobilePage();
     await page.goto('/login');
     await loginViaUi(page, m);
     await waitForPath(page, '/');

@@ -4,6 +4,9 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createMember } from '../../api/test/fixtures.ts';
 import { SCREENSHOT_DIR, screenshot } from './support/browser.ts';
+
+export { expectToast } from './support/browser.ts';
+
 import { type NewMember, newMember, signupViaApi } from './support/flows.ts';
 import type { E2EServer } from './support/server.ts';
 
@@ -123,15 +126,6 @@ export async function shootBoth(page: Page, name: string, ready: string): Promis
 /** Screenshots the viewport as it is now (kr), e.g. an open modal: kr-trade-<name>.png. */
 export async function shootNow(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `kr-trade-${name}.png`), animations: 'disabled' });
-}
-
-/** Waits for a toast containing `text`, then dismisses it. */
-export async function expectToast(page: Page, text: string): Promise<void> {
-  const toast = page.locator('.Toastify__toast').filter({ hasText: text }).first();
-  await toast.waitFor();
-  // A bottom-centre toast pauses while hovered and can sit over the next button: dismiss it (click closes).
-  await toast.click().catch(() => undefined);
-  await toast.waitFor({ state: 'detached' }).catch(() => undefined);
 }
 
 /** Asserts a decimal-string amount equals `expected` exactly (base units, never floats). */

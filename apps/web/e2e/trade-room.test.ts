@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleLogin, DESK, opsShot } from './ops-kit.ts';
-import { launchBrowser, newMobilePage, SCREENSHOT_DIR } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { SCREENSHOT_DIR } from './support/browser.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   apiOk,
   approvePending,
@@ -31,8 +31,10 @@ const OPERATOR = { loginId: 'roomop', password: 'roomOps123!' };
 const PRICE = 10_000_000;
 const HELLO = '안녕하세요, 지금 입금할게요 <b>굵게</b> & <img src=x onerror=alert(1)>';
 
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite({
+  OPERATOR_LOGIN_ID: OPERATOR.loginId,
+  OPERATOR_PASSWORD: OPERATOR.password,
+});
 let seller: Member;
 let buyer: Member;
 let buyerCtx: BrowserContext;
@@ -64,7 +66,7 @@ function recordNavigations(p: Page): string[] {
 }
 
 async function liveContext(): Promise<{ context: BrowserContext; page: Page }> {
-  const { context, page } = await newMobilePage(browser, server.baseUrl);
+  const { context, page } = await e2e.mobilePage();
   page.on('pageerror', (e) => errors.push(e.message));
   // under automation the app streams only when asked to (use-live-events.ts)
   await context.addInitScript(() => {
@@ -94,17 +96,12 @@ async function shootChat(p: Page, name: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startE2EServer({
-    OPERATOR_LOGIN_ID: OPERATOR.loginId,
-    OPERATOR_PASSWORD: OPERATOR.password,
-  });
-  browser = await launchBrowser();
-  op = await operatorToken(server);
-  seller = await signedUpMember(server);
-  buyer = await signedUpMember(server);
-  const w = await createWallet(server, seller.token, 'BTC');
-  await fund(server, op, 'BTC', w.address, '1');
-  await apiOk(server, 'POST', '/api/v1/sell-listings', seller.token, {
+  op = await operatorToken(e2e.server);
+  seller = await signedUpMember(e2e.server);
+  buyer = await signedUpMember(e2e.server);
+  const w = await createWallet(e2e.server, seller.token, 'BTC');
+  await fund(e2e.server, op, 'BTC', w.address, '1');
+  await apiOk(e2e.server, 'POST', '/api/v1/sell-listings', seller.token, {
     walletId: w.id,
     minQty: '0.001',
     maxQty: '0.5',
@@ -113,8 +110,8 @@ beforeAll(async () => {
     accountNo: '11012345678',
     stepUp: { password: seller.password },
   });
-  await approvePending(server, op);
-  await createWallet(server, buyer.token, 'BTC');
+  await approvePending(e2e.server, op);
+  await createWallet(e2e.server, buyer.token, 'BTC');
   ({ context: buyerCtx, page: b } = await liveContext());
   ({ context: sellerCtx, page: s } = await liveContext());
   await uiLogin(b, buyer);
@@ -127,8 +124,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await buyerCtx?.close();
   await sellerCtx?.close();
-  await browser?.close();
-  await server?.close();
 });
 
 describe('the trade room in two browsers (issue 12)', () => {
@@ -142,7 +137,7 @@ describe('the trade room in two browsers (issue 12)', () => {
     await b.waitForURL((u) => u.pathname === '/verify');
     await b.getByTestId('verify-send').click();
     await expectToast(b, '인증번호가 발송되었습니다.');
-    await b.getByTestId('verify-code').fill(await server.smsCode(buyer.phoneE164));
+    await b.getByTestId('verify-code').fill(await e2e.server.smsCode(buyer.phoneE164));
     await b.getByTestId('verify-submit').click();
     await b.waitForURL((u) => u.pathname === '/request_successfully');
 
@@ -157,7 +152,7 @@ describe('the trade room in two browsers (issue 12)', () => {
       expect(box?.width ?? 0).toBeGreaterThanOrEqual(44);
     }
     const orders = await apiOk<{ list: { orderId: number }[] }>(
-      server,
+      e2e.server,
       'GET',
       '/my/buy-history',
       buyer.token,
@@ -266,11 +261,15 @@ describe('the trade room in two browsers (issue 12)', () => {
   });
 
   it('an operator reads the chat on the dispute page and writes in it', async () => {
-    await apiOk(server, 'POST', `/buy-orders/${orderId}/dispute`, seller.token, {
+    await apiOk(e2e.server, 'POST', `/buy-orders/${orderId}/dispute`, seller.token, {
       reason: 'PAYMENT_NOT_RECEIVED',
       statement: 'No deposit of 50,000 won from this name arrived in my account.',
     });
-    const context = await browser.newContext({ viewport: DESK, baseURL: server.baseUrl, locale: 'en-US' });
+    const context = await e2e.browser.newContext({
+      viewport: DESK,
+      baseURL: e2e.server.baseUrl,
+      locale: 'en-US',
+    });
     try {
       const ops = await context.newPage();
       await consoleLogin(ops, OPERATOR);
@@ -297,11 +296,13 @@ describe('the trade room in two browsers (issue 12)', () => {
   });
 
   it('a week after the order ended the chat is closed for writing and says why', async () => {
-    await apiOk(server, 'POST', `/ops/api/v1/orders/${orderId}/cancel`, op, { reason: 'no deposit found' });
+    await apiOk(e2e.server, 'POST', `/ops/api/v1/orders/${orderId}/cancel`, op, {
+      reason: 'no deposit found',
+    });
     await s.locator('[data-testid="chat-system"][data-status="CANCELED"]').waitFor({ timeout: 15_000 });
     // still open right after the end (DECISIONS §12: 7 days)
     expect(await s.getByTestId('chat-input').count()).toBe(1);
-    await server.t.app.deps.db
+    await e2e.server.t.app.deps.db
       .updateTable('buy_orders')
       .set({ ended_at: new Date(Date.now() - 8 * 24 * 3600_000) })
       .where('id', '=', orderId)

@@ -1,8 +1,7 @@
 import { COINS } from '@p2p/contract';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, screenshot } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from './support/browser.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   apiOk,
   approvePending,
@@ -18,23 +17,20 @@ import {
  * The trade list's infinite scroll (SPEC §2, §9: 20 per page, next page within 100 px of the bottom) on
  * 45 open listings: a second page arrives on scrolling, then the third, then the end text.
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite();
 
 describe('trade list infinite scroll (issue 5)', () => {
   beforeAll(async () => {
-    server = await startE2EServer();
-    browser = await launchBrowser();
-    const op = await operatorToken(server);
+    const op = await operatorToken(e2e.server);
     // One active listing per seller and coin (DECISIONS §4): 12 sellers x 4 coins, 45 listings.
     let made = 0;
     while (made < 45) {
-      const seller = await signedUpMember(server);
+      const seller = await signedUpMember(e2e.server);
       for (const coin of COINS) {
         if (made === 45) break;
-        const w = await createWallet(server, seller.token, coin);
-        await fund(server, op, coin, w.address, '10', w.destinationTag);
-        await apiOk(server, 'POST', '/api/v1/sell-listings', seller.token, {
+        const w = await createWallet(e2e.server, seller.token, coin);
+        await fund(e2e.server, op, coin, w.address, '10', w.destinationTag);
+        await apiOk(e2e.server, 'POST', '/api/v1/sell-listings', seller.token, {
           walletId: w.id,
           minQty: '0.1',
           maxQty: '1',
@@ -46,17 +42,12 @@ describe('trade list infinite scroll (issue 5)', () => {
         made += 1;
       }
     }
-    expect(await approvePending(server, op)).toHaveLength(45);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    expect(await approvePending(e2e.server, op)).toHaveLength(45);
   });
 
   it('loads 20, then 40 on scrolling to the bottom, then 45 with the end text', async () => {
-    const buyer = await signedUpMember(server);
-    const { page } = await newMobilePage(browser, server.baseUrl);
+    const buyer = await signedUpMember(e2e.server);
+    const { page } = await e2e.mobilePage();
     await uiLogin(page, buyer);
     await page.goto('/transaction');
     const cards = page.getByTestId('listing-card');
@@ -86,8 +77,8 @@ describe('trade list infinite scroll (issue 5)', () => {
   });
 
   it('comes back at the same place after a purchase screen, and at the top on a new visit (issue 13)', async () => {
-    const buyer = await signedUpMember(server);
-    const { page, errors } = await newMobilePage(browser, server.baseUrl);
+    const buyer = await signedUpMember(e2e.server);
+    const { page, errors } = await e2e.mobilePage();
     await uiLogin(page, buyer);
     await page.goto('/transaction?coin=all&sort=CREATED_DESC');
     const cards = page.getByTestId('listing-card');

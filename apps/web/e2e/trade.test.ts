@@ -1,7 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eSuite } from './support/suite.ts';
 import {
   apiOk,
   approvePending,
@@ -25,8 +24,7 @@ import {
  * wallet and with a reservation to an external address, cancels one order, the seller rejects one and
  * completes one with a TxID, and the buyer's wallet shows the coins.
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite();
 let op: string;
 let seller: Member;
 let buyer: Member;
@@ -52,7 +50,7 @@ async function verifyAndOrder(page: Page, m: Member) {
   await page.waitForURL((u) => u.pathname === '/verify');
   await page.getByTestId('verify-send').click();
   await expectToast(page, '인증번호가 발송되었습니다.');
-  await page.getByTestId('verify-code').fill(await server.smsCode(m.phoneE164));
+  await page.getByTestId('verify-code').fill(await e2e.server.smsCode(m.phoneE164));
   await page.getByTestId('verify-submit').click();
   await page.waitForURL((u) => u.pathname === '/request_successfully');
   await page.getByTestId('receipt-purchase').waitFor();
@@ -70,24 +68,17 @@ async function openDetail(page: Page, tab: string, type: string, id: number) {
 
 describe('trade in the browser (issue 5)', () => {
   beforeAll(async () => {
-    server = await startE2EServer();
-    browser = await launchBrowser();
-    op = await operatorToken(server);
-    seller = await signedUpMember(server);
-    buyer = await signedUpMember(server);
-    const third = await signedUpMember(server);
-    outsider = (await createWallet(server, third.token, 'BTC')).address;
-    sellerPage = (await newMobilePage(browser, server.baseUrl)).page;
-    buyerPage = (await newMobilePage(browser, server.baseUrl)).page;
+    op = await operatorToken(e2e.server);
+    seller = await signedUpMember(e2e.server);
+    buyer = await signedUpMember(e2e.server);
+    const third = await signedUpMember(e2e.server);
+    outsider = (await createWallet(e2e.server, third.token, 'BTC')).address;
+    sellerPage = (await e2e.mobilePage()).page;
+    buyerPage = (await e2e.mobilePage()).page;
     await uiLogin(sellerPage, seller);
     await uiLogin(buyerPage, buyer);
     await switchLanguage(sellerPage, 'kr');
     await switchLanguage(buyerPage, 'kr');
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   it('the seller creates a wallet, is funded and lists 0.5 BTC (SPEC §5 rules shown)', async () => {
@@ -101,8 +92,8 @@ describe('trade in the browser (issue 5)', () => {
     await p.getByTestId('create-submit').click();
     await expectToast(p, '지갑이 성공적으로 생성되었습니다!');
     await p.waitForURL((u) => u.pathname === '/myinfo');
-    const wallet = await walletOf(server, seller.token, 'BTC');
-    await fund(server, op, 'BTC', wallet.address, '1');
+    const wallet = await walletOf(e2e.server, seller.token, 'BTC');
+    await fund(e2e.server, op, 'BTC', wallet.address, '1');
 
     await p.goto('/transaction');
     await p.getByTestId('trade-list-status').getByText('거래 가능한 상품이 없습니다.').waitFor();
@@ -138,13 +129,13 @@ describe('trade in the browser (issue 5)', () => {
     await p.waitForURL((u) => u.pathname === '/request_successfully');
     await expect.poll(() => p.getByTestId('receipt-range').textContent()).toBe('0.001 - 0.5 BTC');
     await shootBoth(p, 'receipt-sell', 'receipt-sell');
-    const w = await walletOf(server, seller.token, 'BTC');
+    const w = await walletOf(e2e.server, seller.token, 'BTC');
     expectQty(w.escrowBalance, '0.5');
-    expect(await approvePending(server, op)).toHaveLength(1);
+    expect(await approvePending(e2e.server, op)).toHaveLength(1);
   });
 
   it('the buyer buys instantly to the internal wallet (amount rules, receive quantity, /verify)', async () => {
-    await createWallet(server, buyer.token, 'BTC');
+    await createWallet(e2e.server, buyer.token, 'BTC');
     const p = buyerPage;
     await p.goto('/transaction');
     await p.getByTestId('listing-card').first().waitFor();
@@ -214,7 +205,7 @@ describe('trade in the browser (issue 5)', () => {
 
   it('the buyer cancels one order; the seller rejects one and completes one with a TxID', async () => {
     const orders = await apiOk<{ list: { orderId: number; requestKrwAmount: number }[] }>(
-      server,
+      e2e.server,
       'GET',
       '/my/buy-history',
       buyer.token,
@@ -301,7 +292,7 @@ describe('trade in the browser (issue 5)', () => {
     await shootBoth(s, 'details-sell-register', 'detail-cancel');
 
     const statuses = await apiOk<{ list: { orderId: number; status: string }[] }>(
-      server,
+      e2e.server,
       'GET',
       '/my/buy-history',
       buyer.token,
@@ -316,8 +307,8 @@ describe('trade in the browser (issue 5)', () => {
     await b.getByTestId('tab-wallet').click();
     await expect.poll(() => b.getByTestId('wallet-item-balance').first().textContent()).toBe('0.005 BTC');
     await shootBoth(b, 'myinfo-wallets', 'wallet-item');
-    expectQty((await walletOf(server, buyer.token, 'BTC')).balance, '0.005');
-    await server.t.assertLedger();
+    expectQty((await walletOf(e2e.server, buyer.token, 'BTC')).balance, '0.005');
+    await e2e.server.t.assertLedger();
   });
 
   it('the seller cancels the listing from sell registrations (close); the rest returns to the wallet', async () => {
@@ -335,10 +326,10 @@ describe('trade in the browser (issue 5)', () => {
       .poll(() => s.getByTestId('history-sell-register').first().getAttribute('data-status'))
       .toBe('CLOSED');
     expect(await s.getByTestId('status-badge').first().textContent()).toBe('판매종료');
-    const w = await walletOf(server, seller.token, 'BTC');
+    const w = await walletOf(e2e.server, seller.token, 'BTC');
     expectQty(w.escrowBalance, '0');
     expectQty(w.balance, '0.995');
-    await server.t.assertLedger();
+    await e2e.server.t.assertLedger();
   });
 
   it('screens without their navigation state go where SPEC §2 says', async () => {

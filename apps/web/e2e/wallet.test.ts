@@ -1,9 +1,9 @@
 import jsQR from 'jsqr';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newMobilePage, screenshot } from './support/browser.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshot } from './support/browser.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   allowClipboard,
   apiOk,
@@ -25,8 +25,7 @@ import {
  * another member (internal) and to an outside address (external, pending), the SPEC §5 amount rules,
  * and the deposit page's QR code decoded back to the wallet address.
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite({ WITHDRAW_FEE_ETH: '0.01' });
 let member: Member;
 let friendAddress: string;
 let outsideAddress: string;
@@ -41,17 +40,15 @@ async function openWalletAction(p: Page, action: 'detail' | 'send' | 'receive') 
 describe('wallets in the browser (issue 5)', () => {
   beforeAll(async () => {
     // A withdrawal fee, so the review sheet has one to show (DECISIONS §3).
-    server = await startE2EServer({ WITHDRAW_FEE_ETH: '0.01' });
-    browser = await launchBrowser();
-    const op = await operatorToken(server);
-    member = await signedUpMember(server);
-    const friend = await signedUpMember(server);
-    friendAddress = (await createWallet(server, friend.token, 'ETH')).address;
-    const outsider = await signedUpMember(server);
-    outsideAddress = (await createWallet(server, outsider.token, 'ETH')).address;
-    const opened = await newMobilePage(browser, server.baseUrl);
+    const op = await operatorToken(e2e.server);
+    member = await signedUpMember(e2e.server);
+    const friend = await signedUpMember(e2e.server);
+    friendAddress = (await createWallet(e2e.server, friend.token, 'ETH')).address;
+    const outsider = await signedUpMember(e2e.server);
+    outsideAddress = (await createWallet(e2e.server, outsider.token, 'ETH')).address;
+    const opened = await e2e.mobilePage();
     page = opened.page;
-    await allowClipboard(opened.context, server.baseUrl);
+    await allowClipboard(opened.context, e2e.server.baseUrl);
     await uiLogin(page, member);
     await switchLanguage(page, 'kr');
 
@@ -59,12 +56,7 @@ describe('wallets in the browser (issue 5)', () => {
     await page.getByTestId('create-coin-ETH').click();
     await page.getByTestId('create-submit').click();
     await expectToast(page, '지갑이 성공적으로 생성되었습니다!');
-    await fund(server, op, 'ETH', (await walletOf(server, member.token, 'ETH')).address, '2.5');
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    await fund(e2e.server, op, 'ETH', (await walletOf(e2e.server, member.token, 'ETH')).address, '2.5');
   });
 
   it('creating a wallet offers only coins without one', async () => {
@@ -133,7 +125,7 @@ describe('wallets in the browser (issue 5)', () => {
     await page.getByTestId('withdraw-password').fill('wrong-pass1');
     await page.getByTestId('withdraw-confirm').click();
     await sheet.getByText('비밀번호가 올바르지 않습니다.').waitFor();
-    expectQty((await walletOf(server, member.token, 'ETH')).balance, '2');
+    expectQty((await walletOf(e2e.server, member.token, 'ETH')).balance, '2');
     await page.getByTestId('withdraw-password').fill(member.password);
     await page.getByTestId('withdraw-confirm').click();
     await expectToast(page, '출금 신청이 완료되었습니다.');
@@ -141,19 +133,19 @@ describe('wallets in the browser (issue 5)', () => {
     await page.locator('[data-testid="transfer-row"][data-status="PENDING"]').waitFor();
     await expect.poll(() => page.getByTestId('transfer-row').count()).toBe(3);
 
-    expectQty((await walletOf(server, member.token, 'ETH')).balance, '1.74');
+    expectQty((await walletOf(e2e.server, member.token, 'ETH')).balance, '1.74');
     const friendTokenless = await apiOk<{ list: unknown[] }>(
-      server,
+      e2e.server,
       'GET',
-      `/transfer?walletId=${(await walletOf(server, member.token, 'ETH')).id}`,
+      `/transfer?walletId=${(await walletOf(e2e.server, member.token, 'ETH')).id}`,
       member.token,
     );
     expect(friendTokenless.list).toHaveLength(3);
-    await server.t.assertLedger();
+    await e2e.server.t.assertLedger();
   });
 
   it("the deposit page's QR code decodes to the wallet address; copy confirms for 2 s", async () => {
-    const address = (await walletOf(server, member.token, 'ETH')).address;
+    const address = (await walletOf(e2e.server, member.token, 'ETH')).address;
     await openWalletAction(page, 'receive');
     await page.waitForURL((u) => u.pathname === '/deposit');
     const qr = page.getByTestId('deposit-qr');

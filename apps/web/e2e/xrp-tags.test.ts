@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import jsQR from 'jsqr';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import { encodeAccountID } from 'ripple-address-codec';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { confirmAction, consoleLogin, newPage, OPERATOR, opsShot } from './ops-kit.ts';
-import { launchBrowser, newMobilePage, screenshot } from './support/browser.ts';
+import { screenshot } from './support/browser.ts';
 import { waitForPath } from './support/flows.ts';
-import { type E2EServer, startE2EServer } from './support/server.ts';
+import { e2eSuite } from './support/suite.ts';
 import {
   allowClipboard,
   apiOk,
@@ -27,8 +27,11 @@ import {
  * member's tag, each with its copy button, under the warning that a deposit without the tag is delayed; an XRP
  * withdrawal takes a tag (range-checked), shows it on the review, and the operator sees it in the queue.
  */
-let server: E2EServer;
-let browser: Browser;
+const e2e = e2eSuite({
+  WITHDRAW_FEE_XRP: '0.25',
+  OPERATOR_LOGIN_ID: OPERATOR.loginId,
+  OPERATOR_PASSWORD: OPERATOR.password,
+});
 let member: Member;
 let page: Page;
 let op: string;
@@ -42,37 +45,26 @@ async function openXrp(p: Page, action: 'send' | 'receive') {
 
 describe('XRP destination tags (DECISIONS §17)', () => {
   beforeAll(async () => {
-    server = await startE2EServer({
-      WITHDRAW_FEE_XRP: '0.25',
-      OPERATOR_LOGIN_ID: OPERATOR.loginId,
-      OPERATOR_PASSWORD: OPERATOR.password,
-    });
-    browser = await launchBrowser();
-    op = await operatorToken(server);
-    member = await signedUpMember(server);
-    const xrp = await createWallet(server, member.token, 'XRP');
+    op = await operatorToken(e2e.server);
+    member = await signedUpMember(e2e.server);
+    const xrp = await createWallet(e2e.server, member.token, 'XRP');
     if (xrp.destinationTag === null) throw new Error('an XRP wallet without a tag');
-    await apiOk(server, 'POST', '/ops/api/v1/deposits', op, {
+    await apiOk(e2e.server, 'POST', '/ops/api/v1/deposits', op, {
       coinCode: 'XRP',
       address: xrp.address,
       destinationTag: xrp.destinationTag,
       amount: '100',
       txid: randomBytes(32).toString('hex').toUpperCase(),
     });
-    const opened = await newMobilePage(browser, server.baseUrl);
+    const opened = await e2e.mobilePage();
     page = opened.page;
-    await allowClipboard(opened.context, server.baseUrl);
+    await allowClipboard(opened.context, e2e.server.baseUrl);
     await uiLogin(page, member);
     await switchLanguage(page, 'kr');
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
-
   it('the deposit screen shows the platform account and the tag, a copy button each, and the warning', async () => {
-    const wallet = await walletOf(server, member.token, 'XRP');
+    const wallet = await walletOf(e2e.server, member.token, 'XRP');
     const tag = String(wallet.destinationTag);
     await openXrp(page, 'receive');
     await waitForPath(page, '/deposit');
@@ -149,26 +141,26 @@ describe('XRP destination tags (DECISIONS §17)', () => {
       .locator('[data-testid="transfer-row"][data-status="PENDING"]')
       .getByText('태그 123456')
       .waitFor();
-    expectQty((await walletOf(server, member.token, 'XRP')).balance, '89.75');
+    expectQty((await walletOf(e2e.server, member.token, 'XRP')).balance, '89.75');
     const queue = await apiOk<{ list: { withdrawalId: number; address: string; destTag: number | null }[] }>(
-      server,
+      e2e.server,
       'GET',
       '/ops/api/v1/withdrawals',
       op,
     );
     expect(queue.list).toEqual([expect.objectContaining({ address: OUTSIDE, destTag: 123456 })]);
-    await server.t.assertLedger();
+    await e2e.server.t.assertLedger();
   });
 
   it("the operator's queue shows the tag, the send confirmation names it; a console deposit takes one", async () => {
-    const desk = await newPage(browser, server.baseUrl);
+    const desk = await newPage(e2e.browser, e2e.server.baseUrl);
     try {
       await consoleLogin(desk.page, OPERATOR);
       await waitForPath(desk.page, '/ops');
       await desk.page.getByTestId('ops-nav-withdrawals').click();
       await waitForPath(desk.page, '/ops/withdrawals');
       const queue = await apiOk<{ list: { withdrawalId: number }[] }>(
-        server,
+        e2e.server,
         'GET',
         '/ops/api/v1/withdrawals',
         op,
@@ -182,14 +174,14 @@ describe('XRP destination tags (DECISIONS §17)', () => {
       expect(await dialog.textContent()).toContain('123456');
       await confirmAction(desk.page, { txid: randomBytes(32).toString('hex').toUpperCase() });
       const done = await apiOk<{ list: { withdrawalId: number; destTag: number | null }[] }>(
-        server,
+        e2e.server,
         'GET',
         '/ops/api/v1/withdrawals?status=COMPLETED',
         op,
       );
       expect(done.list).toEqual([expect.objectContaining({ withdrawalId: id, destTag: 123456 })]);
       // An operator-driven XRP deposit to the platform account names its wallet by the tag.
-      const wallet = await walletOf(server, member.token, 'XRP');
+      const wallet = await walletOf(e2e.server, member.token, 'XRP');
       await desk.page.getByTestId('ops-nav-deposits').click();
       await waitForPath(desk.page, '/ops/deposits');
       const form = desk.page.getByTestId('deposit-form');
@@ -204,7 +196,7 @@ describe('XRP destination tags (DECISIONS §17)', () => {
       await opsShot(desk.page, 'deposit-xrp-tag');
       await confirmAction(desk.page);
       await desk.page.getByTestId('deposit-result').waitFor();
-      expectQty((await walletOf(server, member.token, 'XRP')).balance, '94.75');
+      expectQty((await walletOf(e2e.server, member.token, 'XRP')).balance, '94.75');
       expect(desk.errors).toEqual([]);
     } finally {
       await desk.context.close();

@@ -30,16 +30,41 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: await executablePath(), headless: true, args: CHROMIUM_FLAGS });
 }
 
-/** A fresh context (empty storage) at 390x844, with page errors collected into `errors`. */
-export async function newMobilePage(
+export interface MobilePage {
+  context: BrowserContext;
+  page: Page;
+  /** Messages of the page's uncaught errors, in order. */
+  errors: string[];
+}
+
+/** A fresh context (empty storage, en-US) at `viewport`, with page errors collected into `errors`. */
+export async function newPage(
   browser: Browser,
   baseURL: string,
-): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-  const context = await browser.newContext({ viewport: VIEWPORT, baseURL, locale: 'en-US' });
+  viewport: { width: number; height: number },
+): Promise<MobilePage> {
+  const context = await browser.newContext({ viewport, baseURL, locale: 'en-US' });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   return { context, page, errors };
+}
+
+/** A fresh context (empty storage) at 390x844, with page errors collected into `errors`. */
+export function newMobilePage(browser: Browser, baseURL: string): Promise<MobilePage> {
+  return newPage(browser, baseURL, VIEWPORT);
+}
+
+/**
+ * Waits for a toast containing `text` (case-insensitive, in either toast container: the member app's or the
+ * console's), then dismisses it: a bottom-centre toast pauses while hovered and can sit over the next button,
+ * and a click closes it.
+ */
+export async function expectToast(page: Page, text: string): Promise<void> {
+  const toast = page.locator('.Toastify__toast').filter({ hasText: text }).first();
+  await toast.waitFor();
+  await toast.click().catch(() => undefined);
+  await toast.waitFor({ state: 'detached' }).catch(() => undefined);
 }
 
 /**

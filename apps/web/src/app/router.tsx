@@ -57,11 +57,11 @@ const guardedRoutes: RouteObject[] = [
   page(paths.sell.path, () => import('../features/trade/pages/SellPage')),
   page(paths.requestSuccessfully.path, () => import('../features/trade/pages/RequestSuccessfullyPage')),
   page(paths.viewDetails.path, () => import('../features/trade/pages/ViewDetailsPage')),
-  page(paths.proceed.path, () => import('../features/trade/pages/ProceedPage')),
+  page(paths.proceed.path, () => import('../features/trade/pages/ReleaseEscrowPage')),
   page(paths.createWallet.path, () => import('../features/wallet/pages/CreateWalletPage')),
   page(paths.wallet.path, () => import('../features/wallet/pages/WalletPage')),
   page(paths.withdraw.path, () => import('../features/wallet/pages/WithdrawPage')),
-  page(paths.deposit.path, () => import('../features/wallet/pages/DepositPage')),
+  page(paths.deposit.path, () => import('../features/wallet/pages/DepositAddressPage')),
   page(paths.notifications.path, () => import('../features/notifications/NotificationsPage')),
 ];
 

@@ -5,7 +5,7 @@ import { OpsLayout } from './components/OpsLayout';
 import { RequireOperator } from './components/RequireOperator';
 import AuditLogPage from './pages/AuditLogPage';
 import ChainPage from './pages/ChainPage';
-import DepositPage from './pages/DepositPage';
+import DepositCreditPage from './pages/DepositCreditPage';
 import DisputesPage from './pages/DisputesPage';
 import LedgerPage from './pages/LedgerPage';
 import ListingsPage from './pages/ListingsPage';
@@ -34,7 +34,7 @@ export default function OpsApp() {
             <Route index element={<OverviewPage />} />
             <Route path={rel(opsPaths.listings)} element={<ListingsPage />} />
             <Route path={rel(opsPaths.withdrawals)} element={<WithdrawalsPage />} />
-            <Route path={rel(opsPaths.deposits)} element={<DepositPage />} />
+            <Route path={rel(opsPaths.deposits)} element={<DepositCreditPage />} />
             <Route path={rel(opsPaths.chain)} element={<ChainPage />} />
             <Route path={rel(opsPaths.orders)} element={<OrdersPage />} />
             <Route path={rel(opsPaths.disputes)} element={<DisputesPage />} />

@@ -49,7 +49,7 @@ const EMPTY: DepositInput = {
  * credits come from the audit log. XRP paid to the platform account names its wallet by the destination tag
  * (DECISIONS §17), a field shown for XRP only.
  */
-export default function DepositPage() {
+export default function DepositCreditPage() {
   const { t } = useTranslation(['ops', 'common']);
   const form = useForm<DepositInput, unknown, DepositValues>({
     resolver: zodResolver(depositForm),

@@ -39,7 +39,7 @@ function useCopy(value: string | null | undefined, failText: string) {
  * XRP (DECISIONS §17): the platform's receiving account and the wallet's destination tag, each with its own
  * copy button, under a warning that a deposit without the tag is not credited by itself and arrives late.
  */
-export default function DepositPage() {
+export default function DepositAddressPage() {
   const { t } = useTranslation('wallet');
   const id = walletIdOf(useLocation().state);
   const wallets = useWallets();

@@ -32,7 +32,7 @@ import { orderIdOf } from '../trade-state';
  * confirms once more in a red sheet that says it cannot be undone. Needs the order id from /view_details,
  * else 주문 정보가 없습니다. and /myinfo.
  */
-export default function ProceedPage() {
+export default function ReleaseEscrowPage() {
   const { t } = useTranslation('trade');
   const navigate = useNavigate();
   const orderId = orderIdOf(useLocation().state);
