@@ -1,4 +1,4 @@
-// `npm run cluster` (issue 15, DECISIONS §14): N API instances (default 2) behind HAProxy, health-checked on
+// `npm run cluster` (DECISIONS §14): N API instances (default 2) behind HAProxy, health-checked on
 // /readyz, on one PostgreSQL and Redis, all on loopback. Ctrl-C drains the instances and stops everything.
 //
 //   npm run cluster                         # 2 instances, the balancer on PORT (8080), a fresh database

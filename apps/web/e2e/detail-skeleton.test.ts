@@ -19,7 +19,7 @@ import {
 } from './trade-kit.ts';
 
 /**
- * Issue 14: the trade detail screens show the shapes of their cards while they load, not a bare
+ * The trade detail screens show the shapes of their cards while they load, not a bare
  * 로딩 중..., and the content takes the same room when it arrives (no layout jump).
  */
 const e2e = e2eSuite();
@@ -117,7 +117,7 @@ const cases = [
   },
 ];
 
-describe('trade detail skeletons (issue 14)', () => {
+describe('trade detail skeletons', () => {
   for (const c of cases) {
     it(`${c.name}: card shapes while loading, the same room when loaded`, async () => {
       const { context, page, errors } = await e2e.mobilePage();

@@ -4,7 +4,7 @@ import { setStoredLanguage } from './support/browser.ts';
 import { signupViaApi } from './support/flows.ts';
 import { e2eSuite } from './support/suite.ts';
 
-// Issue 14 / DECISIONS §13, §16: what the server sends for the web app and the public answers, the PWA, and
+// DECISIONS §13, §16: what the server sends for the web app and the public answers, the PWA, and
 // WCAG 2.1 AA on every member screen in kr and en. One server and one browser for the whole file.
 const e2e = e2eSuite();
 
@@ -52,7 +52,7 @@ describe('compression and caching (DECISIONS §13, §16)', () => {
       const again = await get(path, { 'if-none-match': etag as string });
       expect(again.status).toBe(304);
     }
-    // The trade list changes with every purchase: revalidated on each use (issue 15's answer cache gives the ETag).
+    // The trade list changes with every purchase: revalidated on each use (the answer cache gives the ETag).
     const list = await get('/api/v1/sell-listings');
     expect(list.headers.get('cache-control')).toBe('public, no-cache');
     const listTag = list.headers.get('etag');
@@ -140,7 +140,7 @@ const GUARDED_ROUTES = [
   '/notifications',
 ];
 
-describe('WCAG 2.1 AA with axe-core (issue 14)', () => {
+describe('WCAG 2.1 AA with axe-core', () => {
   for (const lang of ['kr', 'en'] as const) {
     it(`has no violation on any member screen in ${lang}`, async () => {
       const member = await signupViaApi(e2e.server);

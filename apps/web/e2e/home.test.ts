@@ -5,7 +5,7 @@ import { e2eSuite } from './support/suite.ts';
 
 const e2e = e2eSuite();
 
-describe('home page against the real API (issue 4)', () => {
+describe('home page against the real API', () => {
   it('shows the rate error when the price upstream fails and recovers on retry', async () => {
     e2e.server.prices.mode = 'error';
     const { context, page, errors } = await e2e.mobilePage();

@@ -5,7 +5,7 @@ import { e2eSuite } from './support/suite.ts';
 
 const e2e = e2eSuite();
 
-describe('identity screens against the real API (issue 4)', () => {
+describe('identity screens against the real API', () => {
   it('signs up from / through /agreement, /signup and /complete, then logs in, edits the profile and logs out', async () => {
     const { context, page, errors } = await e2e.mobilePage();
     const m = newMember();
@@ -188,7 +188,7 @@ describe('identity screens against the real API (issue 4)', () => {
     const rotated = await page.evaluate(() => localStorage.getItem('refreshToken'));
     expect(rotated).not.toBe(refreshToken);
 
-    // Both tokens bad: one refresh attempt fails; the tokens go and /login says why (issue 13), no silent
+    // Both tokens bad: one refresh attempt fails; the tokens go and /login says why, no silent
     // jump home, and the chosen language stays.
     await page.evaluate(() => {
       localStorage.setItem('accessToken', 'bad');

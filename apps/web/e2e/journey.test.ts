@@ -16,7 +16,7 @@ function seoulTomorrow(): string {
 }
 
 /**
- * The whole trade in one browser run (issue 6 item 2) against a server started as the README starts it:
+ * The whole trade in one browser run against a server started as the README starts it:
  * two visitors sign up; the operator credits the seller's deposit in the console; the seller creates a
  * wallet and lists; the operator approves; the buyer buys with a reservation; the seller completes with a
  * TxID; the buyer's wallet shows the coins; the buyer withdraws to an external address; the operator marks

@@ -15,7 +15,7 @@ import {
 } from './trade-kit.ts';
 
 /**
- * Issue 13 leftovers in the browser: a list whose API fails says so with a toast and a retry where the list
+ * Lists and forms in the browser: a list whose API fails says so with a toast and a retry where the list
  * would be (never the empty text) and recovers on the tap; the primary button of a long form stays at the
  * bottom of a 390x844 screen and never covers the field being filled.
  */
@@ -96,7 +96,7 @@ const LISTS: FailingList[] = [
   },
 ];
 
-describe('lists that fail to load (issue 13)', () => {
+describe('lists that fail to load', () => {
   for (const list of LISTS) {
     it(`${list.name}: a 500 shows a toast and a retry, not the empty state, and the retry recovers`, async () => {
       await switchLanguage(page, 'en');
@@ -160,7 +160,7 @@ async function expectCtaOnScreen(p: Page, submit: string): Promise<void> {
   expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
 }
 
-describe('the primary button of a long form (issue 13)', () => {
+describe('the primary button of a long form', () => {
   it('/sell: on screen before scrolling, never over a focused field', async () => {
     for (const lang of ['en', 'kr'] as const) {
       await switchLanguage(page, lang);

@@ -15,7 +15,7 @@ import {
 } from './trade-kit.ts';
 
 /**
- * Live updates in the browser (DECISIONS §12, issue 12): the seller's header badge counts notifications
+ * Live updates in the browser (DECISIONS §12): the seller's header badge counts notifications
  * caused by the buyer's API calls without a reload (the unread count has no polling: only the event
  * stream refreshes it), /notifications lists them and clears the badge, and the SMS switch of /account
  * is stored.

@@ -14,7 +14,7 @@ import {
 } from './trade-kit.ts';
 
 /**
- * The screens at the money moments (issue 13): the operator's company details in the footer, the won value
+ * The screens at the money moments: the operator's company details in the footer, the won value
  * of holdings, and a withdrawal address checked at the field. Screenshots in kr, en and jp.
  */
 const e2e = e2eSuite({
@@ -50,7 +50,7 @@ beforeAll(async () => {
   await fund(e2e.server, op, 'TRX', trx.address, '1234.5');
 });
 
-describe('screens at the money moments (issue 13)', () => {
+describe('screens at the money moments', () => {
   it("the footer shows the operator's company details from configuration", async () => {
     const { context, page, errors } = await e2e.mobilePage();
     await page.goto('/');

@@ -14,7 +14,7 @@ import {
 } from './trade-kit.ts';
 
 /**
- * No dead ends at the money moments (issue 13): /verify asks for a new code on the same screen when the
+ * No dead ends at the money moments: /verify asks for a new code on the same screen when the
  * code's 120 s or the check's 5 minutes pass, and the QR scanner gives up after 10 s without a code and
  * offers a retry. Time is moved with Playwright's clock, never waited for.
  */
@@ -40,7 +40,7 @@ beforeAll(async () => {
   await createWallet(e2e.server, buyer.token, 'BTC');
 });
 
-describe('no dead ends (issue 13)', () => {
+describe('no dead ends', () => {
   it('/verify: an expired code and a lapsed 5-minute check both lead to a new code on the same screen', async () => {
     const { context, page, errors } = await e2e.mobilePage();
     await page.clock.install();

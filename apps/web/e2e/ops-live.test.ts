@@ -15,7 +15,7 @@ import { waitForPath } from './support/flows.ts';
 import { e2eSuite } from './support/suite.ts';
 
 /**
- * The operator console's queues update live (DECISIONS §12, issue 12): with the console open, a member's
+ * The operator console's queues update live (DECISIONS §12): with the console open, a member's
  * new sell listing raises the overview's pending-review count and appears in the review queue without a
  * reload. The listings queue has no polling of its own, so only the event stream can bring the row.
  * No networkidle waits here: the stream is a request that stays open.

@@ -24,7 +24,7 @@ import { e2eSuite } from './support/suite.ts';
 const EXTERNAL_BTC = 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4';
 
 /**
- * The operator console at 1280x800 against the real API on a fresh database (issue 6 item 1): member
+ * The operator console at 1280x800 against the real API on a fresh database: member
  * tokens refused, deposit credited, listings approved and rejected, an order resolved, withdrawals sent and
  * refunded, a member suspended and restored, the audit log and a clean ledger check. The steps share one
  * console session and build on each other.

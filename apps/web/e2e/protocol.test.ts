@@ -109,7 +109,7 @@ async function seeToast(p: Page, text: string): Promise<void> {
 
 const statusOf = (p: Page) => p.getByTestId('status-panel').getAttribute('data-status');
 
-describe('the trade protocol in the browser (issue 11)', () => {
+describe('the trade protocol in the browser', () => {
   const e2e = e2eSuite({
     OPERATOR_LOGIN_ID: OPERATOR.loginId,
     OPERATOR_PASSWORD: OPERATOR.password,

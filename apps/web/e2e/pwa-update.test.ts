@@ -8,7 +8,7 @@ import { startE2EServer } from './support/server.ts';
 import { e2eSuite } from './support/suite.ts';
 
 /**
- * Issue 14: the service worker's "새 버전" prompt. The app is built once and served from a copy; the member's
+ * The service worker's "새 버전" prompt. The app is built once and served from a copy; the member's
  * browser registers that worker; then a new deployment changes sw.js on disk (as a release would), the
  * browser finds the waiting worker, the prompt appears, and its button activates the new worker and reloads.
  */
@@ -33,7 +33,7 @@ function deployNewWorker(): void {
   );
 }
 
-describe('service worker update prompt (issue 14)', () => {
+describe('service worker update prompt', () => {
   it('a changed sw.js brings the 새 버전 prompt; its button activates the new worker and reloads', async () => {
     const { context, page, errors } = await e2e.mobilePage();
     await context.addInitScript(() => window.localStorage.setItem('pwa', 'on'));

@@ -5,7 +5,7 @@ import { screenshot, setStoredLanguage } from './support/browser.ts';
 import { type NewMember, newMember, signupViaApi, waitForPath } from './support/flows.ts';
 import { e2eSuite } from './support/suite.ts';
 
-/** Screenshots of every screen of issue 4 in en and kr at 390x844 (test-output/screenshots, not committed). */
+/** Screenshots of every member screen in en and kr at 390x844 (test-output/screenshots, not committed). */
 
 const e2e = e2eSuite();
 let member: NewMember;

@@ -17,7 +17,7 @@ import {
 } from './trade-kit.ts';
 
 /**
- * The seller's 자리 비움 (issue 12 "Seller availability", DECISIONS §4 and §12) in a 390x844 browser against
+ * The seller's 자리 비움 ("Seller availability", DECISIONS §4 and §12) in a 390x844 browser against
  * the real API: from /myinfo's sell registrations the seller pauses an OPEN listing after a confirm that says
  * what it does; it leaves the public trade list (page and API) and reads 자리 비움; 다시 판매하기 brings it back.
  */
@@ -80,7 +80,7 @@ beforeAll(async () => {
   await switchLanguage(page, 'kr');
 }, 300_000);
 
-describe('seller availability: 자리 비움 and 다시 판매하기 (issue 12)', () => {
+describe('seller availability: 자리 비움 and 다시 판매하기', () => {
   it('an OPEN listing is on the trade list and offers 자리 비움 (44 px)', async () => {
     expect(await publicIds()).toContain(listingId);
     expect(await onTradePage()).toBe(true);

@@ -31,7 +31,7 @@ async function tokensOf(loginId: string, password: string) {
   return r.body.returnData;
 }
 
-describe('sessions at app start and when they end (SPEC §4, §8; issue 13)', () => {
+describe('sessions at app start and when they end (SPEC §4, §8)', () => {
   it('a dead token on a public page: the header offers login again and a toast says why, in the chosen language', async () => {
     const { context, page, errors } = await e2e.mobilePage();
     await setStoredLanguage(context, 'kr');

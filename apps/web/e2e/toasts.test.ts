@@ -5,7 +5,7 @@ import { e2eSuite } from './support/suite.ts';
 
 const e2e = e2eSuite();
 
-describe('toasts (issue 13)', () => {
+describe('toasts', () => {
   it('one at a time, readable, broken between words, and a failed login toast never follows the member home', async () => {
     const m = await signupViaApi(e2e.server);
     const { context, page, errors } = await e2e.mobilePage();

@@ -19,7 +19,7 @@ import {
 } from './trade-kit.ts';
 
 /**
- * The trade room in two browsers (DECISIONS §12, issue 12): a buyer and a seller, each in their own
+ * The trade room in two browsers (DECISIONS §12): a buyer and a seller, each in their own
  * context with the live stream opted in, on one server. The buyer requests through the screens, writes
  * in the order chat and uploads a receipt photo; the seller's open order screen shows both without a
  * reload (the chat has no polling: only the live `message` event refreshes it); the buyer's 입금했어요
@@ -126,7 +126,7 @@ afterAll(async () => {
   await sellerCtx?.close();
 });
 
-describe('the trade room in two browsers (issue 12)', () => {
+describe('the trade room in two browsers', () => {
   it('the buyer requests and finds the chat under the instruction with the receipt tip', async () => {
     await b.goto('/transaction');
     await b.getByTestId('buy-instant').first().click();

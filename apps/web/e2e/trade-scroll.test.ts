@@ -19,7 +19,7 @@ import {
  */
 const e2e = e2eSuite();
 
-describe('trade list infinite scroll (issue 5)', () => {
+describe('trade list infinite scroll', () => {
   beforeAll(async () => {
     const op = await operatorToken(e2e.server);
     // One active listing per seller and coin (DECISIONS §4): 12 sellers x 4 coins, 45 listings.
@@ -76,7 +76,7 @@ describe('trade list infinite scroll (issue 5)', () => {
     await screenshot(page, 'trade-transaction-end', 'kr');
   });
 
-  it('comes back at the same place after a purchase screen, and at the top on a new visit (issue 13)', async () => {
+  it('comes back at the same place after a purchase screen, and at the top on a new visit', async () => {
     const buyer = await signedUpMember(e2e.server);
     const { page, errors } = await e2e.mobilePage();
     await uiLogin(page, buyer);

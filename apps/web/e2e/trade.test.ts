@@ -19,7 +19,7 @@ import {
 } from './trade-kit.ts';
 
 /**
- * The trade of issue 5 "Must show" in a 390x844 browser against the real API on a fresh database: the
+ * The trade screens (SPEC §2) in a 390x844 browser against the real API on a fresh database: the
  * seller lists (operator approval through the operator API), the buyer buys instantly to the internal
  * wallet and with a reservation to an external address, cancels one order, the seller rejects one and
  * completes one with a TxID, and the buyer's wallet shows the coins.
@@ -66,7 +66,7 @@ async function openDetail(page: Page, tab: string, type: string, id: number) {
   await page.getByTestId('detail-card').waitFor();
 }
 
-describe('trade in the browser (issue 5)', () => {
+describe('trade in the browser', () => {
   beforeAll(async () => {
     op = await operatorToken(e2e.server);
     seller = await signedUpMember(e2e.server);
@@ -236,7 +236,7 @@ describe('trade in the browser (issue 5)', () => {
     await shootBoth(s, 'myinfo-sell-history', 'history-sell-history');
     await openDetail(s, 'sellHistory', 'sell-history', toCancel);
     await s.getByTestId('status-badge').waitFor();
-    // the seller's list in seller words (issue 13)
+    // the seller's list in seller words
     expect(await s.getByTestId('status-badge').textContent()).toBe('구매자 취소');
     expect(await s.getByTestId('order-actions').count()).toBe(0);
     await openDetail(s, 'sellHistory', 'sell-history', reserved);

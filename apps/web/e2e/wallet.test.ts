@@ -21,7 +21,7 @@ import {
 } from './trade-kit.ts';
 
 /**
- * Wallets in the browser (issue 5 "Must show"): create, detail with transfer history, a withdrawal to
+ * Wallets in the browser ("Must show"): create, detail with transfer history, a withdrawal to
  * another member (internal) and to an outside address (external, pending), the SPEC §5 amount rules,
  * and the deposit page's QR code decoded back to the wallet address.
  */
@@ -37,7 +37,7 @@ async function openWalletAction(p: Page, action: 'detail' | 'send' | 'receive') 
   await p.locator('[data-testid="wallet-item"][data-coin="ETH"]').getByTestId(`wallet-${action}`).click();
 }
 
-describe('wallets in the browser (issue 5)', () => {
+describe('wallets in the browser', () => {
   beforeAll(async () => {
     // A withdrawal fee, so the review sheet has one to show (DECISIONS §3).
     const op = await operatorToken(e2e.server);

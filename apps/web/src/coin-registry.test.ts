@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { COIN_ICONS } from './components/ui/CoinIcon';
 
 /**
- * The web half of the coin registry check (issue 10): every coin of the contract's COIN_SPECS has its icon
+ * The web half of the coin registry check: every coin of the contract's COIN_SPECS has its icon
  * and a display name in every locale. The API half (adapter, vectors, prices, table) is
  * apps/api/src/chains/registry.test.ts.
  */

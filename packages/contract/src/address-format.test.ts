@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addressLooksValid } from './address-format.ts';
 
-describe('addressLooksValid (issue 13: the form check of a withdrawal address)', () => {
+describe('addressLooksValid (the form check of a withdrawal address)', () => {
   it('accepts the shapes of each chain', () => {
     const ok: [Parameters<typeof addressLooksValid>[0], string][] = [
       ['BTC', 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4'],

@@ -1,7 +1,7 @@
 import { type Coin, coinSpec } from './coins.ts';
 
 /*
- * A light shape check of a coin address for forms (issue 13): the characters, prefix and length each chain
+ * A light shape check of a coin address for forms: the characters, prefix and length each chain
  * uses, without the checksum. The API's chain validators (apps/api/src/chains/<coin>.ts: bech32,
  * base58check, EIP-55) stay the authority; they need crypto libraries the web bundle should not carry, so a typo that
  * keeps the shape is still refused by the server (INVALID_ADDRESS), shown at the same field. The shapes are

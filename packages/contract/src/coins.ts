@@ -1,5 +1,5 @@
 /**
- * The coin registry (issue 10 item 2): everything the API and the web app need to know about a coin, declared
+ * The coin registry: everything the API and the web app need to know about a coin, declared
  * once. `Coin` and `COINS` derive from it, so the compiler finds every `Record<Coin, ...>` that must follow a new
  * entry, and `apps/api/src/chains/registry.test.ts` finds what the compiler cannot (icon, names, vectors).
  *
@@ -38,7 +38,7 @@ export interface CoinSpec {
   address: {
     /** The checksum rule of the API's chain adapter (apps/api/src/chains/<coin>.ts), named for the reader. */
     checksum: string;
-    /** Shapes (alphabet, prefix, length, no checksum) the forms check before the API does (issue 13). */
+    /** Shapes (alphabet, prefix, length, no checksum) the forms check before the API does. */
     shapes: readonly RegExp[];
   };
   /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * GET /api/v1/company (issue 13): the operator's business details that Korean users check before sending
+ * GET /api/v1/company: the operator's business details that Korean users check before sending
  * money, as configured (COMPANY_NAME, COMPANY_CEO, COMPANY_REG_NO, COMPANY_VASP_NO, COMPANY_SUPPORT);
  * null when not configured, and the footer leaves that line out.
  */

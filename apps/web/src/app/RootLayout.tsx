@@ -25,7 +25,7 @@ export function RootLayout() {
   }, [pathname]);
   const toastsLoaded = useToastHost((st) => st.wanted) || pathname !== paths.home.path;
   useEffect(() => {
-    // The toast of the screen left behind does not follow the member (issue 13).
+    // The toast of the screen left behind does not follow the member.
     if (pathname && toastsLoaded) void import('../lib/toast').then((m) => m.clearToastsOnNavigation());
   }, [pathname, toastsLoaded]);
   useEffect(() => {

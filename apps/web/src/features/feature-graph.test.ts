@@ -53,7 +53,7 @@ function cycles(graph: Map<string, Set<string>>): string[] {
   return found;
 }
 
-describe('features import each other one way only (issue 10)', () => {
+describe('features import each other one way only', () => {
   it('finds the features and their imports', () => {
     const graph = featureGraph();
     expect([...graph.keys()]).toContain('trade');

@@ -224,7 +224,7 @@ export function createApiClient(store: TokenStore): ApiClient {
  * The member's tokens (localStorage, mirrored by the session store). A failed refresh removes both tokens
  * (SPEC §4); the 401 ending keeps the page and says why instead of a silent hard redirect to /
  * (app/SessionCheck: a toast on public pages, the login guard sends guarded ones to /login), and the chosen
- * language survives (issue 13).
+ * language survives.
  */
 const memberTokens: TokenStore = {
   accessToken: () => local.get(STORAGE_KEYS.accessToken),

@@ -27,7 +27,7 @@ describe('refusals of the trade protocol say why and until when (DECISIONS §11)
   });
 });
 
-describe('one lookup from an error code to its i18n key (issue 10)', () => {
+describe('one lookup from an error code to its i18n key', () => {
   it("looks in the scope's namespaces, most specific first, and falls back to the screen's text", async () => {
     await i18n.changeLanguage('kr');
     await i18n.loadNamespaces('trade');

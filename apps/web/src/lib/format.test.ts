@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatManwon } from './format';
 
-describe('formatManwon (issue 13: amounts over 10,000 won read in 만원)', () => {
+describe('formatManwon (amounts over 10,000 won read in 만원)', () => {
   it('reads won in 만 units in Korean and Japanese, compact in English', () => {
     expect(formatManwon(2_010_000, 'kr')).toBe('201만원');
     expect(formatManwon(12_345_678, 'kr')).toBe('1,234만 5,678원');

@@ -7,7 +7,7 @@ import { formatKrw } from '@p2p/contract/money.ts';
 export { formatKrw as formatWon, formatQty, smallerQty as minQtyOf } from '@p2p/contract/money.ts';
 
 /**
- * An amount of won read the Korean way, in 만 (10,000) units (issue 13): 2,010,000 -> 201만원,
+ * An amount of won read the Korean way, in 만 (10,000) units: 2,010,000 -> 201만원,
  * 12,345,678 -> 1,234만 5,678원; Japanese uses 万 the same way, English a compact form (2.01M KRW).
  * Integers only: the parts are whole-won divisions, never a float of money.
  */

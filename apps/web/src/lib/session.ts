@@ -53,7 +53,7 @@ export const useSession = create<SessionState>((set) => ({
   },
   expire: (why) => {
     // SPEC §4 removes the access token; the refresh token is spent or refused too. The language the member
-    // chose stays (issue 13): only a deliberate logout forgets it.
+    // chose stays: only a deliberate logout forgets it.
     local.remove(STORAGE_KEYS.accessToken);
     local.remove(STORAGE_KEYS.refreshToken);
     local.remove(STORAGE_KEYS.userInfo);

@@ -12,12 +12,12 @@ export function toastPlacement(pathname: string): { position: ToastPosition; aut
 
 /**
  * A toast raised this soon before a route change was raised for it ("saved" and then the next screen) and
- * goes along; anything older belongs to the screen being left (issue 13: a failed login's toast never
+ * goes along; anything older belongs to the screen being left (a failed login's toast never
  * follows the member home).
  */
 const CARRIED_MS = 1_000;
 
-/** The toast on screen (one at a time, issue 13) and when it was raised. */
+/** The toast on screen (one at a time) and when it was raised. */
 let current: { id: Id; at: number } | null = null;
 
 function show(kind: 'success' | 'error' | 'info', msg: string): Id {

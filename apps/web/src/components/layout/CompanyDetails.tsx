@@ -6,7 +6,7 @@ import l from './layout.module.css';
 const FIELDS = ['name', 'ceo', 'regNo', 'vaspNo', 'support'] as const;
 
 /**
- * The operator's business details in the footer (issue 13): Korean users look for 상호, 대표,
+ * The operator's business details in the footer: Korean users look for 상호, 대표,
  * 사업자등록번호, 가상자산사업자 신고번호 and 고객센터 before sending money. Read from GET /api/v1/company
  * (configured on the server); unset lines are left out, and nothing shows while it loads or if it fails.
  */

@@ -18,7 +18,7 @@ interface Props {
 
 /**
  * A coin address typed or read from a QR code (SPEC §2 /purchase personal wallet, /withdraw): the field,
- * the QR 스캔 button beside it and the scanner sheet it opens (issue 10: one widget for both screens). No
+ * the QR 스캔 button beside it and the scanner sheet it opens (one widget for both screens). No
  * autocomplete or spell check: an address is copied, never guessed.
  */
 export function AddressField({ label, value, placeholder, error, onChange, testId, scanTestId }: Props) {

@@ -17,7 +17,7 @@ interface Props {
 }
 
 /**
- * A list that failed to load (issue 13): a toast once per failure, and where the list would be the message
+ * A list that failed to load: a toast once per failure, and where the list would be the message
  * with a retry button, never mistaken for the empty state. Shared by the trade list, the histories and the
  * wallet tab.
  */

@@ -6,7 +6,7 @@ import { TextField } from './TextField';
 type Props = Omit<Parameters<typeof TextField>[0], 'type' | 'aside'>;
 
 /**
- * A password input with a show/hide switch beside it (issue 10: one widget for the password fields of
+ * A password input with a show/hide switch beside it (one widget for the password fields of
  * login, signup, password reset, modify, withdraw and release). The switch names what it does in the
  * member's language and says whether the password is shown (aria-pressed); it is not a submit button.
  */

@@ -113,7 +113,7 @@ function Camera({
  * The QR scan screen (SPEC §2, §4, §9): a slide-up modal titled QR코드 스캔하기 with a back button and a
  * camera view inside a corner frame. Rear camera preferred, 25 scans/s, scan region two thirds of the
  * smaller video side; the camera stops on close; page scrolling is locked while open; 300 ms close.
- * Without a code for 10 s (SPEC §9) the camera stops and the modal says so, with a retry (issue 13).
+ * Without a code for 10 s (SPEC §9) the camera stops and the modal says so, with a retry.
  */
 export function QrScannerModal({ open, onClose, onScan }: Props) {
   const { t } = useTranslation('trade');

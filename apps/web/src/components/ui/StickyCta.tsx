@@ -8,7 +8,7 @@ interface Props {
 }
 
 /**
- * The primary button of a long form, kept at the bottom of the viewport (issue 13): sticky, with the
+ * The primary button of a long form, kept at the bottom of the viewport: sticky, with the
  * device's safe-area inset under it, placed last in the screen (or in the card) so at the end of the scroll
  * it sits where it always was. The page keeps a scroll padding of its height, so a focused field is scrolled
  * clear of it; the trading screens' bottom toasts sit above it (lib/toast.css).

@@ -1,4 +1,4 @@
-/** The /myinfo tab contents (SPEC §2). Each tab is a slot component; issue 5 fills them in. */
+/** The /myinfo tab contents (SPEC §2). Each tab is a slot component. */
 
 export { useOrderCounts } from '../trade';
 export { WaitingBadge } from './components/WaitingBadge';

@@ -55,7 +55,7 @@ describe('purchase rules (SPEC §5 "Purchase")', () => {
     expect(amountError(49_999, 50_000)).toBe('BELOW_MIN');
     expect(amountError(50_000, 50_000)).toBeUndefined();
     expect(amountError(0, 50_000)).toBeUndefined();
-    // The SPEC §8 text, then the minimum restated (issue 13).
+    // The SPEC §8 text, then the minimum restated.
     expect(kr.purchase.errors.BELOW_MIN).toBe(
       '최소 구매 금액 보다 적습니다. 최소 구매 금액은 {{min}}원입니다.',
     );

@@ -24,7 +24,7 @@ const listing: TradeListing = {
   },
 };
 
-describe('navigation state is parsed with the contract schemas, never cast (issue 10)', () => {
+describe('navigation state is parsed with the contract schemas, never cast', () => {
   it('accepts a listing card state and refuses a broken one', () => {
     expect(purchaseStateOf({ tradeData: listing, purchaseType: 'instant' })).toEqual({
       tradeData: listing,

@@ -59,7 +59,7 @@ export function formatDestTagInput(raw: string): string {
 
 /**
  * The send button is disabled when the amount is empty or in error, no address is given (or, with `coin`,
- * one without the shape of that coin's addresses, issue 13), an XRP destination tag is out of range, or it is
+ * one without the shape of that coin's addresses), an XRP destination tag is out of range, or it is
  * sending.
  */
 export function canWithdraw(
@@ -97,7 +97,7 @@ export type WithdrawValues = z.infer<typeof withdrawObject>;
 
 /**
  * Field -> error code while typing: ADDRESS_INVALID for an address without the shape of the coin's addresses
- * (issue 13), DEST_TAG_INVALID for an XRP tag that is not an integer 0..2^32-1, the amount rules above. Empty
+ *, DEST_TAG_INVALID for an XRP tag that is not an integer 0..2^32-1, the amount rules above. Empty
  * fields are no error (the button stays disabled, `canWithdraw`); the password is checked when the member
  * confirms.
  */

@@ -10,7 +10,7 @@ export function holdingOf(w: Pick<Wallet, 'balance' | 'escrowBalance'>): string 
 }
 
 /**
- * The won value of each wallet's holding and their total at the current rates (issue 13), or null per coin
+ * The won value of each wallet's holding and their total at the current rates, or null per coin
  * while its rate is unknown (the screens then show no estimate rather than a wrong one).
  */
 export function useWonValues(wallets: readonly Wallet[] | undefined): {

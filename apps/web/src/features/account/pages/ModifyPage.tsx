@@ -102,7 +102,7 @@ export default function ModifyPage() {
       });
     } catch (e) {
       if (e instanceof ApiError && e.code === 'INVALID_CREDENTIALS') {
-        // shown under the field; not toasted again (issue 13)
+        // shown under the field; not toasted again
         setError('currentPassword', { message: t('account:modify.currentPasswordWrong') });
         return;
       }

@@ -69,7 +69,7 @@ export default function SignupPage() {
         await trigger(field);
         notify.success(t(`auth:signup.${kind}Available`));
       } else {
-        // shown under the field; not toasted again (issue 13)
+        // shown under the field; not toasted again
         setError(field, { message: kind === 'id' ? 'ID_TAKEN' : 'NICKNAME_TAKEN' });
       }
     } catch (e) {

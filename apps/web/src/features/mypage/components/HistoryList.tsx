@@ -13,7 +13,7 @@ interface Props<T> {
 
 /**
  * One /myinfo history tab's list (SPEC §2: purchases, sell registrations, sell history): infinite scroll with
- * the shared loading, end and error lines (issue 10: one widget for the three tabs).
+ * the shared loading, end and error lines (one widget for the three tabs).
  */
 export function HistoryList<T>({ query, keyOf, renderItem, empty, testId }: Props<T>) {
   const { t } = useTranslation('mypage');

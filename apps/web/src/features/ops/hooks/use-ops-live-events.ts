@@ -36,7 +36,7 @@ function invalidate(qc: QueryClient, event: string, data: Record<string, unknown
 
 /**
  * Keeps one GET /api/v1/events stream open with the operator's token while the console is signed in
- * (DECISIONS §12, issue 12) and refetches the console's queues when an `ops` event (a new dispute, a
+ * (DECISIONS §12) and refetches the console's queues when an `ops` event (a new dispute, a
  * listing to review, a dispute settled) or an `order` event arrives, so the counts and queues update
  * without a reload; an `ops` MESSAGE refreshes that order's chat. A 401 refreshes the ops tokens the way
  * the console client does; the stream closes on logout and unmount (lib/event-stream.ts).

@@ -13,7 +13,7 @@ interface Props {
 
 /**
  * The purchase amount: direct input with thousands separators, quick-add +1만..+100만 and reset (SPEC §2);
- * from 10,000 won the amount is also read out in 만원 (issue 13: 201만원), where the error would be.
+ * from 10,000 won the amount is also read out in 만원 (201만원), where the error would be.
  */
 export function AmountField({ krw, onChange, error }: Props) {
   const { t, i18n } = useTranslation('trade');

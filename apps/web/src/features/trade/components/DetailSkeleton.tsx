@@ -16,7 +16,7 @@ const BLOCKS = {
 } as const;
 
 /**
- * What a trade detail screen shows while it loads (issue 14): the shapes of its cards instead of a bare
+ * What a trade detail screen shows while it loads: the shapes of its cards instead of a bare
  * 로딩 중..., the same heights, so nothing moves when the order arrives. `buyer` / `seller`: an order on
  * /view_details (purchase, sell history); `listing`: the registration card; `release`: status panel and the
  * release form (/proceed).

@@ -23,7 +23,7 @@ const WINDOW = 50;
 export type ChatSide = 'buyer' | 'seller' | 'operator';
 
 /**
- * The order chat panel (DECISIONS §12, issue 12): messages oldest first, the newest 50 shown and "load
+ * The order chat panel (DECISIONS §12): messages oldest first, the newest 50 shown and "load
  * earlier" for the rest; own messages on the right, the other party's on the left, system messages (the
  * order's state changes) centred and muted, operator messages marked. Text is rendered as text, never
  * HTML. Images are fetched with the bearer token and shown from blob URLs (ChatImage). A text field

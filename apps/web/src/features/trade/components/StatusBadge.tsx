@@ -6,7 +6,7 @@ export type DetailType = 'purchase' | 'sell-register' | 'sell-history';
 
 /**
  * The i18n key of a status label (SPEC §4): REJECTED reads differently in each list, and the seller's lists
- * say what happened to the sale (판매 완료, 판매 취소), not the buyer's words (issue 13).
+ * say what happened to the sale (판매 완료, 판매 취소), not the buyer's words.
  */
 export function statusKey(status: string, type: DetailType): string {
   if (status === 'REJECTED') return `status.REJECTED_${type.replace('-', '_')}`;

@@ -95,7 +95,7 @@ export default function PurchasePage() {
             <span>{formatQty(receiveQtyOf(krw, listing.unitPriceKrw))}</span>
             <span className={s.muted}>{listing.coinCode}</span>
           </div>
-          {/* what the rounding down to 4 decimals keeps (issue 13) */}
+          {/* what the rounding down to 4 decimals keeps */}
           <span className={s.muted} style={{ wordBreak: 'keep-all' }} data-testid="receive-note">
             {krw > 0
               ? t('purchase.receiveNote', { krw: formatWon(krw), price: formatWon(listing.unitPriceKrw) })
@@ -167,7 +167,7 @@ export default function PurchasePage() {
         >
           {t('purchase.submit')}
         </Button>
-        {/* a disabled button says why (issue 13), unless its field already does; the line is always there */}
+        {/* a disabled button says why, unless its field already does; the line is always there */}
         <p
           id="purchase-why"
           className={s.muted}

@@ -31,7 +31,7 @@ function sortOf(v: string | null): ListingSort {
  * /transaction (SPEC §2): title 거래, banner and 판매 등록하기, coin tabs, 총 N건, the three sorts and the
  * listing cards with infinite scroll (TanStack useInfiniteQuery, next page within 100 px of the bottom).
  * Coin and sort live in the URL (?coin=btc&sort=PRICE_ASC, the names of SPEC §2), and the list comes back
- * where it was after a purchase: the last query and scroll offset are kept for the browser session (issue 13).
+ * where it was after a purchase: the last query and scroll offset are kept for the browser session.
  */
 export default function TransactionPage() {
   const { t } = useTranslation('trade');

@@ -40,7 +40,7 @@ export default function VerifyPage() {
   const pv = usePhoneVerification(LIMITS.smsCodeTtlSec);
   const [code, setCode] = useState('');
   const [ordering, setOrdering] = useState(false);
-  // The check is good for 5 minutes (DECISIONS §10); after that a new code is asked for here (issue 13).
+  // The check is good for 5 minutes (DECISIONS §10); after that a new code is asked for here.
   const [lapsed, setLapsed] = useState(false);
   const rejected = useRef(false);
   const resetCheck = useRef(pv.reset);

@@ -8,7 +8,7 @@ import { useWonValues } from '../won-value';
 
 /**
  * A wallet's coin, available balance (up to 8 decimals), escrow held in listings (DECISIONS §4) and the won
- * value of the holding at the current rate (issue 13).
+ * value of the holding at the current rate.
  */
 export function WalletSummary({ wallet }: { wallet: Wallet }) {
   const { t } = useTranslation('wallet');
