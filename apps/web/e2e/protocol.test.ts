@@ -145,7 +145,9 @@ describe('the trade protocol in the browser', () => {
     expect(await p.getByText('구매 신청이 완료되었습니다').count()).toBe(0);
     const sentence = await p.getByTestId('pay-sentence').textContent();
     expect(sentence).toMatch(
-      new RegExp(`^${m.seller.name}님 신한은행 11012345678로 50,000원을 \\d{2}:\\d{2}까지 보내주세요$`),
+      new RegExp(
+        `^${m.seller.name}님 신한은행 11012345678로 50,000원을 (?:\\d{1,2}/\\d{1,2} )?\\d{2}:\\d{2}까지 보내주세요$`,
+      ),
     );
     const first = await p.getByTestId('pay-countdown').textContent();
     expect(first).toMatch(/^(29|30):\d{2}$/);
@@ -354,7 +356,7 @@ describe('an order that expires on screen (short ORDER_PAYMENT_WINDOW_SEC)', () 
     await buyThroughUi(e2e.server, p, m.buyer, '50000');
     const toast = p.locator('.Toastify__toast').filter({ hasText: '까지 구매할 수 없어요' }).first();
     await toast.waitFor();
-    expect(await toast.textContent()).toMatch(/\d{2}:\d{2}까지 구매할 수 없어요/);
+    expect(await toast.textContent()).toMatch(/(?:\d{1,2}\/\d{1,2} )?\d{2}:\d{2}까지 구매할 수 없어요/);
     expect(p.url()).toContain('/verify');
     await e2e.server.t.assertLedger();
   });
