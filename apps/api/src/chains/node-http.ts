@@ -109,6 +109,5 @@ function describeFetchError(err: unknown, timeoutMs: number): string {
 /** The start of a node's text for a log line: at most 120 characters, control characters replaced. */
 export function printable(text: string): string {
   const cut = text.length > 120 ? `${text.slice(0, 120)}…` : text;
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the point is to replace them
-  return JSON.stringify(cut.replace(/[\u0000-\u001f\u007f]/g, ' '));
+  return JSON.stringify(cut.replace(/\p{Cc}/gu, ' '));
 }
