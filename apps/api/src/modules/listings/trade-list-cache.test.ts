@@ -4,6 +4,7 @@ import { createTestApp, onPostgres, type TestApp } from '../../../test/helpers.t
 import { type App, buildApp } from '../../app.ts';
 import { openDb } from '../../db/client.ts';
 import { BTC_PRICE, buyBody, openListing, operator, reverify, trader } from '../orders/test-kit.ts';
+import { TRADE_LIST_CHANNEL } from './trade-list-cache.ts';
 
 /**
  * The trade list's shared answer cache over real HTTP. On PostgreSQL two app instances share one
@@ -45,6 +46,16 @@ async function silentPriceChange(t: TestApp, id: number, price: number): Promise
   await t.app.deps.db.transaction().execute(async (tx) => {
     await sql`set local session_replication_role = replica`.execute(tx);
     await sql`update sell_listings set unit_price_krw = ${price} where id = ${id}`.execute(tx);
+  });
+}
+
+/** Returns once `app` has handled every trade-list notice committed before this call (a marker sent after them). */
+async function settleNotices(t: TestApp, app: App): Promise<void> {
+  const marker = `settle-${crypto.randomUUID()}`;
+  await sql`select pg_notify(${TRADE_LIST_CHANNEL}, ${marker})`.execute(t.app.deps.db);
+  await vi.waitFor(() => expect(app.deps.tradeListCache.lastNotice).toBe(marker), {
+    timeout: 3_000,
+    interval: 10,
   });
 }
 
@@ -173,6 +184,9 @@ describe('trade list cache across instances', () => {
     const id = await openListing(t, seller, op, { minQty: '0.01', maxQty: '1', unitPriceKrw: BTC_PRICE });
     const price = async () => (await getList(urlB)).body?.list.find((c) => c.listingId === id)?.unitPriceKrw;
     await vi.waitFor(async () => expect(await price()).toBe(BTC_PRICE), { timeout: 3_000, interval: 20 });
+    // the setup's own notices may still be on their way to B: wait for a marker sent after them (commit order)
+    await settleNotices(t, b);
+    expect(await price()).toBe(BTC_PRICE);
     await silentPriceChange(t, id, BTC_PRICE + 3);
     expect(await price()).toBe(BTC_PRICE);
     // a route that cannot change a card (a phone check) leaves the entries: the answer is still the cached one

@@ -23,6 +23,12 @@ export interface TradeListCache {
     load: () => Promise<Page<TradeListing>>,
   ): Promise<FastifyReply>;
   readonly cache: AnswerCache;
+  /**
+   * The payload of the last notification this instance's listener handled. Notifications of committed transactions
+   * arrive in commit order, so once a payload sent after some writes is seen here, every notice of those writes has
+   * dropped the cache too (what the cross-instance tests wait on instead of sleeping).
+   */
+  readonly lastNotice: string | undefined;
 }
 
 /** The cache key: the query as the list reads it (coin filter, sort, size, cursor), whatever its spelling. */
@@ -63,6 +69,7 @@ export async function startTradeListCache(
   config: Config,
 ): Promise<TradeListCache> {
   let listening: { live: boolean } = { live: false };
+  let lastNotice: string | undefined;
   const cache = new AnswerCache({
     maxAgeMs: config.tradeListCacheMs,
     maxEntries: MAX_ENTRIES,
@@ -70,7 +77,10 @@ export async function startTradeListCache(
   });
   if (config.tradeListCacheMs > 0) {
     const listener = await listenChannel(dbh, TRADE_LIST_CHANNEL, app.log, {
-      onMessage: () => cache.invalidate(),
+      onMessage: (payload) => {
+        cache.invalidate();
+        lastNotice = payload;
+      },
       onReconnect: () => cache.invalidate(),
       onLost: () => cache.invalidate(),
     });
@@ -82,6 +92,9 @@ export async function startTradeListCache(
   }
   return {
     cache,
+    get lastNotice() {
+      return lastNotice;
+    },
     async send(request, reply, q, load) {
       const answer = await cache.get(tradeListKey(q), async () =>
         // What the route's serializer would write: the envelope through its schema, then JSON.
