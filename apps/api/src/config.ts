@@ -283,6 +283,36 @@ function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch'> {
   };
 }
 
+/** The identity module's settings: SMS codes and their limits, login limits and slow-down, lookups, step-up. */
+function identityConfig(
+  e: ParsedEnv,
+  isProduction: boolean,
+): Pick<Config, 'sms' | 'login' | 'lookupPerIpPerHour' | 'stepUpMaxFailures'> {
+  return {
+    sms: {
+      provider: e.SMS_PROVIDER ?? (isProduction ? 'twilio' : 'console'),
+      twilio: { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM },
+      codeTtlSec: e.SMS_CODE_TTL_SEC,
+      resetCodeTtlSec: e.SMS_RESET_CODE_TTL_SEC,
+      maxTries: e.SMS_MAX_TRIES,
+      resendCooldownSec: e.SMS_RESEND_COOLDOWN_SEC,
+      perPhonePerHour: e.SMS_PER_PHONE_PER_HOUR,
+      perIpPerHour: e.SMS_PER_IP_PER_HOUR,
+      perMemberPerHour: e.SMS_PER_MEMBER_PER_HOUR,
+    },
+    login: {
+      maxAttempts: e.LOGIN_MAX_ATTEMPTS,
+      windowSec: e.LOGIN_WINDOW_SEC,
+      maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      globalPerMin: e.LOGIN_GLOBAL_FAILURES_PER_MIN,
+      slowDownAfter: e.LOGIN_SLOWDOWN_AFTER,
+      slowDownMaxMs: e.LOGIN_SLOWDOWN_MAX_MS,
+    },
+    lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
+    stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
+  };
+}
+
 /** Parses the environment once into a Config. Throws a readable error on an invalid value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -307,27 +337,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.OPERATOR_LOGIN_ID && e.OPERATOR_PASSWORD
         ? { loginId: e.OPERATOR_LOGIN_ID, password: e.OPERATOR_PASSWORD }
         : undefined,
-    sms: {
-      provider: e.SMS_PROVIDER ?? (isProduction ? 'twilio' : 'console'),
-      twilio: { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM },
-      codeTtlSec: e.SMS_CODE_TTL_SEC,
-      resetCodeTtlSec: e.SMS_RESET_CODE_TTL_SEC,
-      maxTries: e.SMS_MAX_TRIES,
-      resendCooldownSec: e.SMS_RESEND_COOLDOWN_SEC,
-      perPhonePerHour: e.SMS_PER_PHONE_PER_HOUR,
-      perIpPerHour: e.SMS_PER_IP_PER_HOUR,
-      perMemberPerHour: e.SMS_PER_MEMBER_PER_HOUR,
-    },
-    login: {
-      maxAttempts: e.LOGIN_MAX_ATTEMPTS,
-      windowSec: e.LOGIN_WINDOW_SEC,
-      maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
-      globalPerMin: e.LOGIN_GLOBAL_FAILURES_PER_MIN,
-      slowDownAfter: e.LOGIN_SLOWDOWN_AFTER,
-      slowDownMaxMs: e.LOGIN_SLOWDOWN_MAX_MS,
-    },
-    lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
-    stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
+    ...identityConfig(e, isProduction),
     prices: { provider: e.PRICE_PROVIDER, file: e.PRICE_FILE, upstreamUrl: e.PRICE_UPSTREAM_URL },
     company: {
       name: e.COMPANY_NAME?.trim() || null,
