@@ -62,6 +62,10 @@ const schema = z.object({
   ...perCoin('CHAIN_START_HEIGHT', z.coerce.number().int().nonnegative().optional()),
   ...perCoin('DEPOSIT_MIN', z.string().regex(FEE_RE).default('0')),
   CHAIN_API_KEY_TRX: z.string().optional(),
+  // DECISIONS §18: the signer (apps/signer) and its shared HMAC secret.
+  SIGNER_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
+  SIGNER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SIGNER_TOKEN: z.string().min(1).optional(),
   CHAIN_POLL_MS: z.coerce.number().int().min(50).default(5_000),
   CHAIN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   CHAIN_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
@@ -190,6 +194,12 @@ export interface Config {
     timeoutMs: number;
     leaseMs: number;
   };
+  /**
+   * The signer (DECISIONS §18): `url` = SIGNER_URL, default http://127.0.0.1:$SIGNER_PORT; `token` =
+   * SIGNER_TOKEN, required in production (at least 32 characters); outside production, when unset, the
+   * development signer's <DATA_DIR>/signer/token (chains/signer-client.ts).
+   */
+  signer: { url: string; token: string | undefined };
   /** Fee per completed buy order in basis points of requestQty, paid by the buyer (DECISIONS §3; 0..1000). */
   tradeFeeBps: number;
   /**
@@ -313,6 +323,11 @@ function identityConfig(
   };
 }
 
+/** SIGNER_URL and SIGNER_TOKEN (DECISIONS §18); production's need of a token is checked at start (startup.ts). */
+function signerConfig(e: ParsedEnv): Config['signer'] {
+  return { url: e.SIGNER_URL ?? `http://127.0.0.1:${e.SIGNER_PORT}`, token: e.SIGNER_TOKEN };
+}
+
 /** Parses the environment once into a Config. Throws a readable error on an invalid value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -347,6 +362,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       support: e.COMPANY_SUPPORT?.trim() || null,
     },
     ...chainConfig(e),
+    signer: signerConfig(e),
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: {
       paymentWindowSec: e.ORDER_PAYMENT_WINDOW_SEC,
