@@ -6,7 +6,12 @@ export default defineConfig({
   test: {
     reporters: ['default', new RetriedTestsReporter()],
     projects: [
-      { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'contract',
+          include: ['packages/contract/src/**/*.test.ts', 'packages/reserves/src/**/*.test.ts'],
+        },
+      },
       {
         test: {
           name: 'api',
