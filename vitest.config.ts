@@ -6,7 +6,12 @@ export default defineConfig({
   test: {
     reporters: ['default', new RetriedTestsReporter()],
     projects: [
-      { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'contract',
+          include: ['packages/contract/src/**/*.test.ts', 'packages/reserves/src/**/*.test.ts'],
+        },
+      },
       {
         // DECISIONS §18: the signer and its protocol. Its tests start the real signer process and real nodes.
         test: {

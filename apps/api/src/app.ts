@@ -32,6 +32,12 @@ import { createPushNetwork, type PushNetwork } from './modules/notifications/ind
 import { operatorOpsRoutes } from './modules/operators/index.ts';
 import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from './modules/orders/index.ts';
 import { pricesRoutes } from './modules/prices/index.ts';
+import {
+  declaredReserves,
+  reservesOpsRoutes,
+  reservesRoutes,
+  startReserveSnapshots,
+} from './modules/reserves/index.ts';
 import { tradeRoomRoutes } from './modules/trade-room/index.ts';
 import { walletOpsRoutes, walletRoutes } from './modules/wallets/index.ts';
 import { assertProductionSafe, runStartupTasks } from './startup.ts';
@@ -150,6 +156,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   );
   app.decorate('depositWatchers', depositWatchers);
   app.addHook('preClose', () => depositWatchers.stop());
+  // DECISIONS §20: proof of reserves; the reserves figure is the operator's declaration until a node reads it.
+  const readReserves = declaredReserves(dbh.db);
+  await app.register(reservesRoutes, deps);
+  app.addHook('preClose', startReserveSnapshots(dbh.db, readReserves, config.reservesSnapshotHours, app.log));
   // The operator API (DECISIONS §10): one plugin whose hook guards every route under the prefix.
   const opsRouteFiles = [
     operatorOpsRoutes(deps),
@@ -157,6 +167,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     listingOpsRoutes(deps),
     orderOpsRoutes(deps),
     depositOpsRoutes(deps, depositWatchers),
+    reservesOpsRoutes(deps, readReserves),
   ];
   await app.register(operatorApi(deps.guards, opsRouteFiles), { prefix: OPS_API_PREFIX });
 

@@ -77,6 +77,7 @@ const schema = z.object({
   BUYER_CANCELS_PER_DAY: z.coerce.number().int().min(1).default(3),
   ORDER_TIMER_INTERVAL_MS: int(10_000),
   TRADE_LIST_CACHE_MS: int(1_000),
+  RESERVES_SNAPSHOT_HOURS: int(24),
   PG_PREPARED_STATEMENTS: bool.default(true),
   JWT_SECRET: z.string().min(32).optional(),
   ACCESS_TOKEN_TTL_SEC: int(900),
@@ -220,6 +221,8 @@ export interface Config {
    * bounds how stale an answer can be if a notification is lost. 0 = no cache.
    */
   tradeListCacheMs: number;
+  /** DECISIONS §20: hours between the automatic proof-of-reserves snapshots of each coin; 0 = only on request. */
+  reservesSnapshotHours: number;
   /**
    * Send parameterized statements to PostgreSQL as named prepared statements (db/prepared.ts). Off for a
    * pooler in transaction mode that does not track prepared statements.
@@ -373,6 +376,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timerIntervalMs: e.ORDER_TIMER_INTERVAL_MS,
     },
     tradeListCacheMs: e.TRADE_LIST_CACHE_MS,
+    reservesSnapshotHours: e.RESERVES_SNAPSHOT_HOURS,
     pgPreparedStatements: e.PG_PREPARED_STATEMENTS,
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,

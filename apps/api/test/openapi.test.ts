@@ -221,6 +221,7 @@ describe('a complete API document (DECISIONS §15)', () => {
       '/api/v1/sell-listings/best',
       '/api/v1/prices',
       '/api/v1/company',
+      '/api/v1/reserves',
       '/api/v1/push/vapid-public-key',
     ].map((path) => `warn operation-4xx-response #/paths/${path.replaceAll('/', '~1')}/get/responses:`),
   ];

@@ -8,6 +8,7 @@ import type { ListingsTables } from '../modules/listings/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { OpsTables } from '../modules/operators/tables.ts';
 import type { OrdersTables } from '../modules/orders/tables.ts';
+import type { ReservesTables } from '../modules/reserves/tables.ts';
 import type { WalletTables } from '../modules/wallets/tables.ts';
 
 /** A timestamptz column: Date when read, optional on insert (defaults to now()). */
@@ -82,4 +83,5 @@ export interface DB
     ChatTables,
     EventTables,
     NotificationTables,
-    DepositTables {}
+    DepositTables,
+    ReservesTables {}

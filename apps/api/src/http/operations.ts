@@ -267,6 +267,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary:
       "The operator's business details for the footer (name, CEO, registration and VASP numbers, support).",
   },
+  'GET /api/v1/reserves': {
+    operationId: 'getReserves',
+    summary:
+      "Proof of reserves (DECISIONS §20): each coin's newest snapshot, liabilities, reserves, ratio and Merkle root.",
+  },
+  'GET /api/v1/reserves/proof': {
+    operationId: 'getReserveProof',
+    summary:
+      "The member's own leaf and Merkle-sum path in a coin's newest snapshot, verifiable without our code.",
+    errors: ['NOT_FOUND', 'RATE_LIMITED'],
+  },
   'GET /api/v1/prices': {
     operationId: 'getPrices',
     summary: 'Won prices and 24 h changes of every coin, cached and stale-tolerant.',
