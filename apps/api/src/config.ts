@@ -267,10 +267,10 @@ type ParsedEnv = z.output<typeof schema>;
 
 /**
  * The chain settings of the configuration (DECISIONS §17, §18): deposit addresses and withdrawal fees per coin,
- * then the deposit watchers' nodes, confirmations, minimums, start heights and timing. Throws when
+ * the signer, then the deposit watchers' nodes, confirmations, minimums, start heights and timing. Throws when
  * CHAIN_LEASE_MS is not more than twice CHAIN_POLL_MS.
  */
-function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch'> {
+function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch' | 'signer'> {
   // The active deposit watcher renews its lease once a pass (DECISIONS §17): a lease shorter than the pause
   // between passes would lapse every time and hand the watching from instance to instance.
   if (e.CHAIN_LEASE_MS <= 2 * e.CHAIN_POLL_MS) {
@@ -293,6 +293,7 @@ function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch'> {
       timeoutMs: e.CHAIN_TIMEOUT_MS,
       leaseMs: e.CHAIN_LEASE_MS,
     },
+    signer: signerConfig(e),
   };
 }
 
@@ -365,7 +366,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       support: e.COMPANY_SUPPORT?.trim() || null,
     },
     ...chainConfig(e),
-    signer: signerConfig(e),
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: {
       paymentWindowSec: e.ORDER_PAYMENT_WINDOW_SEC,

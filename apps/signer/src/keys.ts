@@ -99,6 +99,7 @@ export function hotAddress(keys: SignerKeys, coin: SignerCoin): string | null {
 export function publicAccounts(keys: SignerKeys): AccountsResponse {
   return {
     network: keys.network,
+    masterFingerprint: keys.fingerprint.toString(16).padStart(8, '0'),
     accounts: SIGNER_COINS.map((coin) => ({
       coin,
       xpub: keys.accounts[coin].publicExtendedKey,

@@ -130,6 +130,11 @@ export type SignMessageResponse = z.infer<typeof signMessageResponseSchema>;
 /** GET /v1/accounts answer: the account-level public keys (what XPUB_<COIN> holds) and the hot addresses. */
 export const accountsResponseSchema = z.object({
   network: z.enum(['mainnet', 'testnet', 'regtest']),
+  /**
+   * BIP-32 fingerprint of the signer's master key, 8 hex digits: what a BTC PSBT's bip32Derivation names as
+   * masterFingerprint (the paths are the account path of the coin followed by c/i).
+   */
+  masterFingerprint: z.string().regex(/^[0-9a-f]{8}$/),
   accounts: z.array(
     z.object({
       coin: signerCoin,

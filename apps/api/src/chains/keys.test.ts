@@ -20,7 +20,10 @@ const freshDir = () => {
 function writeSignerAccounts(dir: string, network: string, xpub: string): void {
   mkdirSync(join(dir, 'signer'));
   const accounts = ['BTC', 'ETH', 'XRP', 'TRX'].map((coin) => ({ coin, xpub, hotAddress: null }));
-  writeFileSync(join(dir, SIGNER_ACCOUNTS_FILE), JSON.stringify({ network, accounts }));
+  writeFileSync(
+    join(dir, SIGNER_ACCOUNTS_FILE),
+    JSON.stringify({ network, masterFingerprint: '00000000', accounts }),
+  );
 }
 
 describe('resolveChainKeys (DECISIONS §5, §18)', () => {
