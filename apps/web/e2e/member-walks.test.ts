@@ -320,6 +320,8 @@ describe('member walks', () => {
     // the account of the profile, after a reload too; 12 digits are not a 카카오뱅크 account
     await page.reload();
     await expect.poll(() => page.getByTestId('sell-account').inputValue()).toBe('3333012345678');
+    await page.getByTestId('sell-coin-TRX').click();
+    await page.getByTestId('sell-wallet-address').waitFor();
     await page.getByTestId('sell-account').fill('12');
     await page.getByTestId('sell-min').fill('1');
     await page.getByTestId('sell-max').fill('10');
@@ -331,12 +333,19 @@ describe('member walks', () => {
   });
 
   it('a screen that fails shows a localized error with a way back, never a stack trace', async () => {
-    const { context, page } = await krPage(e2e, m.buyer);
+    const { context, page } = await e2e.mobilePage({ locale: 'ko-KR' });
     // the notifications screen's chunk cannot load (a network failure after a deployment)
-    await page.route('**/assets/NotificationsPage-*.js', (route) => route.abort());
+    await context.route(
+      (url) => url.pathname.includes('/assets/NotificationsPage'),
+      (route) => route.abort(),
+    );
+    await uiLogin(page, m.buyer);
     await page.goto('/notifications');
     const box = page.getByTestId('route-error');
-    await box.waitFor();
+    await box.waitFor({ timeout: 15_000 }).catch(async (err) => {
+      await page.screenshot({ path: '/tmp/uxh/route-error-debug.png' });
+      throw err;
+    });
     expect(await box.textContent()).toContain('화면을 표시하지 못했어요');
     expect(await page.locator('body').textContent()).not.toMatch(
       /Unexpected Application Error|at .*\.js:\d+/,
@@ -369,6 +378,47 @@ describe('member walks', () => {
       .poll(() => page.getByText('휴대폰 번호만 인증할 수 있어요', { exact: false }).count())
       .toBe(0);
     expect(await page.getByText('이름은 한글 또는 영문 2-30자로', { exact: false }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('withdrawals: the network named, the own deposit address refused, the fee before confirming, a sale as 판매', async () => {
+    const { context, page, errors } = await krPage(e2e, m.seller);
+    const own = await walletOf(e2e.server, m.seller.token, 'BTC');
+    const wallet = () => page.locator('[data-testid="wallet-item"][data-coin="BTC"]');
+    await page.goto('/myinfo');
+    await page.getByTestId('tab-wallet').click();
+    await wallet().getByTestId('wallet-receive').click();
+    await page.getByTestId('deposit-network').getByText('Bitcoin 네트워크').waitFor();
+    await page.goto('/myinfo');
+    await page.getByTestId('tab-wallet').click();
+    await wallet().getByTestId('wallet-detail').click();
+    // the release of the earlier walk left as a sale, not a withdrawal
+    await page.locator('[data-testid="transfer-kind"]', { hasText: '판매' }).first().waitFor();
+    await screenshot(page, 'wallet-sale-row', 'kr');
+    await page.goto('/myinfo');
+    await page.getByTestId('tab-wallet').click();
+    await wallet().getByTestId('wallet-send').click();
+    await page.getByTestId('withdraw-network').getByText('Bitcoin 네트워크').waitFor();
+    await page.getByTestId('withdraw-address').fill(own.address);
+    await page.getByText('내 입금 주소예요.', { exact: false }).waitFor();
+    await page.getByTestId('withdraw-dest-EXTERNAL').click();
+    await page.getByTestId('withdraw-fee').getByText('출금 수수료', { exact: false }).waitFor();
+    await page.getByTestId('withdraw-address').fill(SEGWIT);
+    await page.getByTestId('withdraw-amount').fill('0.01');
+    await screenshot(page, 'withdraw-network-fee', 'kr');
+    // the API refuses the own address too
+    const r = await e2e.server.t.call('POST', '/transfer/request', {
+      token: m.seller.token,
+      body: {
+        fromWalletId: own.id,
+        destType: 'EXTERNAL',
+        amount: '0.01',
+        destExternalAddress: own.address,
+        stepUp: { password: m.seller.password },
+      },
+    });
+    expect(r.body.returnMessage).toBe('SELF_TRANSFER');
     expect(errors).toEqual([]);
     await context.close();
   });

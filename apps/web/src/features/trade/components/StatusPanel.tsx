@@ -114,7 +114,11 @@ function DisputeOutcome(p: { orderId: number; resolution: DisputeResolution; sid
       </p>
       <p className={s.disputeText}>
         {t('protocol.resolution.ask', { id: p.orderId })}{' '}
-        <Link to={paths.contact.path} data-testid="dispute-outcome-contact">
+        <Link
+          to={paths.contact.path}
+          style={{ display: 'inline-flex', alignItems: 'center', minHeight: 44 }}
+          data-testid="dispute-outcome-contact"
+        >
           {t('protocol.resolution.contact')}
         </Link>
       </p>
