@@ -332,30 +332,6 @@ describe('member walks', () => {
     await context.close();
   });
 
-  it('a screen that fails shows a localized error with a way back, never a stack trace', async () => {
-    const { context, page } = await e2e.mobilePage({ locale: 'ko-KR' });
-    // the notifications screen's chunk cannot load (a network failure after a deployment)
-    await context.route(
-      (url) => url.pathname.includes('/assets/NotificationsPage'),
-      (route) => route.abort(),
-    );
-    await uiLogin(page, m.buyer);
-    await page.goto('/notifications');
-    const box = page.getByTestId('route-error');
-    await box.waitFor({ timeout: 15_000 }).catch(async (err) => {
-      await page.screenshot({ path: '/tmp/uxh/route-error-debug.png' });
-      throw err;
-    });
-    expect(await box.textContent()).toContain('화면을 표시하지 못했어요');
-    expect(await page.locator('body').textContent()).not.toMatch(
-      /Unexpected Application Error|at .*\.js:\d+/,
-    );
-    await screenshot(page, 'route-error', 'kr', { idle: false });
-    await page.getByTestId('route-error-home').click();
-    await page.waitForURL((u) => u.pathname === '/');
-    await context.close();
-  });
-
   it('signup refuses an emoji name and a landline; an account number of the wrong length for the bank', async () => {
     const { context, page, errors } = await e2e.mobilePage({ locale: 'ko-KR' });
     await page.goto('/');
