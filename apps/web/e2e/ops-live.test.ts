@@ -50,7 +50,7 @@ describe('operator console live updates', () => {
         maxQty: '0.5',
         unitPriceKrw: 100_000_000,
         bankName: 'KB국민은행',
-        accountNo: '123456789',
+        accountNo: '123456789012',
         stepUp: { password: s.member.password },
       })
     ).listingId;

@@ -132,7 +132,7 @@ describe('operator console', () => {
         maxQty,
         unitPriceKrw,
         bankName: 'KB국민은행',
-        accountNo: '123456789',
+        accountNo: '123456789012',
         stepUp: { password: seller.password },
       };
       return (

@@ -35,8 +35,9 @@ function deployNewWorker(): void {
 
 describe('service worker update prompt', () => {
   it('a changed sw.js brings the 새 버전 prompt; its button activates the new worker and reloads', async () => {
-    const { context, page, errors } = await e2e.mobilePage();
-    await context.addInitScript(() => window.localStorage.setItem('pwa', 'on'));
+    // An automated browser (navigator.webdriver) like any other: the worker registers with no opt-in.
+    const { context, page, errors } = await e2e.mobilePage({ serviceWorkers: 'allow' });
+    expect(await page.evaluate(() => navigator.webdriver)).toBe(true);
     await setStoredLanguage(context, 'kr');
     await page.goto('/');
     await expect

@@ -256,7 +256,7 @@ describe('trade in the browser', () => {
     expect(await s.getByTestId('release-form').textContent()).toContain(buyer.name);
     await s.getByTestId('proceed-txid').fill('   ');
     await s.getByTestId('proceed-txid').blur();
-    await s.getByText('트랜젝션 ID를 입력해주세요.').waitFor();
+    await s.getByText('입금 확인 메모를 입력해 주세요.').waitFor();
     expect(await s.getByTestId('proceed-submit').isDisabled()).toBe(true);
     await shootBoth(s, 'proceed', 'proceed-txid');
     await s.getByTestId('release-check-amount').check();

@@ -1,8 +1,7 @@
-// Runs before the first paint: <html lang> from the language the member chose (localStorage `language`,
-// SPEC §5), so the static hero of index.html shows that language; in Korean it also preloads the Pretendard
+// Runs before the first paint: <html lang> from the language the member chose (localStorage `language`),
+// else the browser's language among kr/en/jp, else kr, so the static hero of index.html shows that language; in Korean it also preloads the Pretendard
 // subsets that screen draws (listed at build time in <meta name="boot-kr-fonts">; font-display: swap).
-// It also preloads the two text chunks the landing page renders with (`common` and `home` of that language, en
-// when none is chosen; <meta name="boot-texts">), so they load beside the entry chunk, not after it.
+// It also preloads the two text chunks the landing page renders with (`common` and `home` of that language; <meta name="boot-texts">), so they load beside the entry chunk, not after it.
 // It also turns off zod's JIT before any chunk with zod loads: zod 4 probes `new Function` once to decide
 // whether to compile its parsers, and under this app's CSP (script-src 'self', no 'unsafe-eval') that probe is a
 // reported violation even though zod catches it (Lighthouse: inspector-issues). zod keeps its config on
@@ -12,13 +11,17 @@ globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {
 (() => {
   const map = { kr: 'ko', en: 'en', jp: 'ja' };
   try {
-    const stored = localStorage.getItem('language');
+    // The stored choice, else the browser's first language the app speaks, else Korean (src/i18n storedLanguage).
+    const browser = { ko: 'kr', en: 'en', ja: 'jp' };
+    const prefs = navigator.languages?.length ? navigator.languages : [navigator.language || ''];
+    const fromBrowser = prefs.map((t) => browser[t.toLowerCase().split('-')[0]]).find(Boolean) || 'kr';
+    const stored = map[localStorage.getItem('language')] ? localStorage.getItem('language') : fromBrowser;
     const lang = map[stored];
     if (lang) document.documentElement.lang = lang;
     const texts = document.querySelector('meta[name="boot-texts"]')?.content ?? '';
     for (const entry of texts.split(' ')) {
       const [l, files = ''] = entry.split(':');
-      if (l !== (lang ? stored : 'en')) continue;
+      if (l !== stored) continue;
       for (const href of files.split(',').filter((f) => f.startsWith('/'))) {
         const link = document.createElement('link');
         link.rel = 'modulepreload';

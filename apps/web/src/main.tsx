@@ -24,9 +24,9 @@ const render = () => {
 };
 void i18nReady.then(render, render);
 
-// The service worker (installable PWA, offline page) registers after load. Automated browsers (the browser
-// tests, Lighthouse) get none unless a test opts in, so precaching never competes with what they measure.
-const automated = navigator.webdriver && localStorage.getItem('pwa') !== 'on';
-if (import.meta.env.PROD && 'serviceWorker' in navigator && !automated) {
+// The service worker (installable PWA, offline page) registers after load, in every browser: a test that must
+// run without it blocks it in its browser context (Playwright `serviceWorkers: 'block'`), the product has no
+// special case for automation.
+if (import.meta.env.PROD && 'serviceWorker' in navigator) {
   window.addEventListener('load', () => void import('./app/pwa').then((m) => m.startPwa()), { once: true });
 }

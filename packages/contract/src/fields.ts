@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCOUNT_NO_PATTERN, accountNoFitsBank } from './banks.ts';
 import { COINS, COUNTRY_CODES } from './enums.ts';
 import { FIELD_CODES as F } from './errors.ts';
 import { LIMITS } from './limits.ts';
@@ -52,9 +53,22 @@ export const passwordField = z
   .max(LIMITS.passwordMax, F.PASSWORD_LENGTH)
   .refine((pw) => passwordKinds(pw) >= 2, F.PASSWORD_COMPLEXITY);
 
+// A real name as a bank shows it: Hangul syllables or Latin letters, words separated by spaces.
+const REAL_NAME = /^(?:[가-힣]|(?=\p{L})\p{Script=Latin})+(?: +(?:[가-힣]|(?=\p{L})\p{Script=Latin})+)*$/u;
+
+/** True when `name` (trimmed, NFKC) is a real name: Hangul or Latin letters and spaces, 2-30 characters. */
+export function isRealName(name: string): boolean {
+  const v = name.trim().normalize('NFKC');
+  return v.length >= 2 && v.length <= 30 && REAL_NAME.test(v);
+}
+
+/**
+ * The member's real name (the 예금주 of their listings for ever after): Hangul or Latin letters and spaces,
+ * 2-30 characters (NAME_INVALID otherwise; REQUIRED when blank).
+ */
 export const nameField = visibleText(F.REQUIRED)
   .check(z.minLength(1, F.REQUIRED))
-  .check(z.maxLength(50, F.TOO_LONG));
+  .refine(isRealName, F.NAME_INVALID);
 export const countryCodeField = z.enum(COUNTRY_CODES, F.INVALID_FORMAT);
 export const coinField = z.enum(COINS, F.INVALID_FORMAT);
 export const phoneE164Field = z.string(F.REQUIRED).max(16, F.PHONE_INVALID).refine(isE164, F.PHONE_INVALID);
@@ -82,12 +96,28 @@ export const krwField = z
 export const bankNameField = visibleText(F.BANK_REQUIRED)
   .check(z.minLength(1, F.BANK_REQUIRED))
   .check(z.maxLength(50, F.TOO_LONG));
+/**
+ * An account number as typed: digits, optionally grouped with hyphens (ACCOUNT_NO_DIGITS otherwise), stored
+ * and compared as digits only (hyphens dropped). Its length per bank is checked beside the bank name
+ * (accountNoOfBank).
+ */
 export const accountNoField = z
   .string(F.BANK_REQUIRED)
   .trim()
   .min(1, F.BANK_REQUIRED)
   .max(30, F.TOO_LONG)
-  .regex(/^\d+$/, F.ACCOUNT_NO_DIGITS);
+  .regex(ACCOUNT_NO_PATTERN, F.ACCOUNT_NO_DIGITS)
+  .transform((v) => v.replace(/-/g, ''));
+
+/**
+ * A refinement for bodies with `bankName` and `accountNo`: ACCOUNT_NO_LENGTH on accountNo when its digits do
+ * not fit the bank's range (banks.ts BANK_ACCOUNT_DIGITS).
+ */
+export function accountNoOfBank(v: { bankName: string; accountNo: string }, ctx: z.RefinementCtx): void {
+  if (!accountNoFitsBank(v.bankName, v.accountNo)) {
+    ctx.addIssue({ code: 'custom', path: ['accountNo'], message: F.ACCOUNT_NO_LENGTH });
+  }
+}
 
 /** Numeric ids as the member API shows them. Path params arrive as strings and are coerced. */
 export const idParam = z.coerce

@@ -3,6 +3,7 @@ import { MEMBER_STATUSES, ROLES } from './enums.ts';
 import { FIELD_CODES as F } from './errors.ts';
 import {
   accountNoField,
+  accountNoOfBank,
   bankNameField,
   countryCodeField,
   loginIdField,
@@ -12,6 +13,7 @@ import {
   phoneE164Field,
   smsCodeField,
 } from './fields.ts';
+import { isMobileE164 } from './mobile.ts';
 import { isE164 } from './phone.ts';
 
 /**
@@ -80,9 +82,12 @@ export const ResetPasswordBody = z.object({
   newPassword: passwordField,
 });
 
+/** The phone belongs to the chosen country and is a mobile number there (an SMS must reach it). */
 function phoneOfCountry<T extends { countryCode: string; phoneE164: string }>(v: T, ctx: z.RefinementCtx) {
   if (!phoneMatchesCountry(v.phoneE164, v.countryCode)) {
     ctx.addIssue({ code: 'custom', path: ['phoneE164'], message: F.PHONE_INVALID });
+  } else if (!isMobileE164(v.phoneE164)) {
+    ctx.addIssue({ code: 'custom', path: ['phoneE164'], message: F.PHONE_NOT_MOBILE });
   }
 }
 
@@ -144,7 +149,8 @@ export const ModifyBody = z
     bankName: bankNameField.refine(noNul, F.INVALID_FORMAT),
     accountNo: accountNoField,
   })
-  .superRefine(phoneOfCountry);
+  .superRefine(phoneOfCountry)
+  .superRefine(accountNoOfBank);
 export type ModifyBody = z.infer<typeof ModifyBody>;
 
 /**
@@ -177,6 +183,8 @@ export const SmsRequestBody = z
       ctx.addIssue({ code: 'custom', path: ['phone'], message: F.REQUIRED });
     } else if (!isE164(v.phone)) {
       ctx.addIssue({ code: 'custom', path: ['phone'], message: F.PHONE_INVALID });
+    } else if (!isMobileE164(v.phone)) {
+      ctx.addIssue({ code: 'custom', path: ['phone'], message: F.PHONE_NOT_MOBILE });
     }
   });
 export type SmsRequestBody = z.infer<typeof SmsRequestBody>;

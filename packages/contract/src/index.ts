@@ -1,4 +1,5 @@
 export * from './address-format.ts';
+export * from './banks.ts';
 export * from './chain.ts';
 export * from './company.ts';
 export * from './dispute-rules.ts';
@@ -9,7 +10,9 @@ export * from './fields.ts';
 export * from './identity.ts';
 export * from './limits.ts';
 export * from './market.ts';
+export * from './mobile.ts';
 export * from './money.ts';
+export * from './names.ts';
 export * from './ops.ts';
 export * from './phone.ts';
 export * from './prices.ts';

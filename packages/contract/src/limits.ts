@@ -10,6 +10,8 @@ export const LIMITS = {
   resetCodeTtlSec: 30,
   smsCodeLength: 6,
   maxPurchaseKrw: 9_500_000,
+  /** A listing's maximum quantity times its unit price: at most 100억 won (overflow is a field error). */
+  maxListingTotalKrw: 10_000_000_000,
   quickAmountsKrw: [10_000, 50_000, 100_000, 500_000, 1_000_000],
   reserveStepMin: 15,
   listPageSize: 20,
@@ -30,6 +32,8 @@ export const LIMITS = {
   sellQtyDecimals: 4,
   receiveQtyDecimals: 4,
   txidMax: 128,
+  /** DECISIONS §11: the seller's deposit note (입금 확인 메모) at release, in characters. */
+  depositNoteMax: 100,
   purchaseVerifyWindowSec: 300,
   signupVerifyWindowSec: 600,
   resetTicketTtlSec: 600,

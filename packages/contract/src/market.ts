@@ -2,10 +2,18 @@ import { z } from 'zod';
 import { DISPUTE_STATEMENT_MAX, DISPUTE_STATEMENT_MIN } from './dispute-rules.ts';
 import { COINS, type Coin, DEST_TYPES, LISTING_SORTS, LISTING_STATUSES, ORDER_STATUSES } from './enums.ts';
 import { FIELD_CODES as F } from './errors.ts';
-import { accountNoField, bankNameField, cursorField, idParam, krwField, qtyField } from './fields.ts';
+import {
+  accountNoField,
+  accountNoOfBank,
+  bankNameField,
+  cursorField,
+  idParam,
+  krwField,
+  qtyField,
+} from './fields.ts';
 import { StepUp } from './identity.ts';
 import { LIMITS } from './limits.ts';
-import { toUnits } from './money.ts';
+import { toUnits, wonValueBig } from './money.ts';
 
 /**
  * Request and response shapes of the marketplace (SPEC §3, §5, §7; DECISIONS §4, §10). Quantities are
@@ -18,6 +26,15 @@ function minNotAboveMax(minQty: string, maxQty: string): boolean {
   } catch {
     return true; // the field checks report the malformed quantity
   }
+}
+
+/**
+ * True when the listing's maximum quantity at its unit price comes to at most LIMITS.maxListingTotalKrw won
+ * (exact, in bigint: 100,000,000 TRX at 100,000,000 won each must be a field error, not an overflow).
+ */
+export function listingTotalWithinLimit(maxQty: string, unitPriceKrw: number): boolean {
+  const total = wonValueBig(maxQty, unitPriceKrw);
+  return total === null || total <= BigInt(LIMITS.maxListingTotalKrw);
 }
 
 /**
@@ -35,7 +52,12 @@ export const sellListingCreateBody = z
     accountNo: accountNoField,
     stepUp: StepUp.optional(),
   })
-  .refine((b) => minNotAboveMax(b.minQty, b.maxQty), { message: F.MIN_ABOVE_MAX, path: ['minQty'] });
+  .refine((b) => minNotAboveMax(b.minQty, b.maxQty), { message: F.MIN_ABOVE_MAX, path: ['minQty'] })
+  .refine((b) => listingTotalWithinLimit(b.maxQty, b.unitPriceKrw), {
+    message: F.LISTING_TOTAL_TOO_HIGH,
+    path: ['maxQty'],
+  })
+  .superRefine(accountNoOfBank);
 export type SellListingCreateBody = z.infer<typeof sellListingCreateBody>;
 
 /** A listing as its seller sees it: create response and GET /my/sell/{id} (SPEC §3 "Sell-listing detail"). */
@@ -159,8 +181,31 @@ export const orderTxidField = z
   .trim()
   .min(1, F.TXID_REQUIRED)
   .max(LIMITS.txidMax, F.TXID_REQUIRED);
+// Not a printable note: control, format, private-use and unassigned characters, line and paragraph separators,
+// and emoji (pictographs, regional-indicator flags, the emoji variation selector and skin-tone modifiers).
+const NOT_NOTE_TEXT =
+  /[\p{C}\p{Zl}\p{Zp}\p{Extended_Pictographic}\p{Emoji_Modifier}\u{1F1E6}-\u{1F1FF}\uFE0F]/u;
+
+/** True when `note` is 1-100 printable characters without emoji (DECISIONS §11 deposit note), once trimmed. */
+export function isDepositNote(note: string): boolean {
+  const v = note.trim();
+  return v.length >= 1 && v.length <= LIMITS.depositNoteMax && !NOT_NOTE_TEXT.test(v);
+}
+
+/**
+ * The seller's release of POST /buy-orders/{id}/complete (API field `txid`, DECISIONS §11): the deposit note
+ * (입금 확인 메모), the bank's transfer memo or time the seller saw. Trimmed; TXID_REQUIRED when blank, TOO_LONG
+ * past 100 characters, INVALID_FORMAT for emoji or control characters.
+ */
+export const depositNoteField = z
+  .string(F.TXID_REQUIRED)
+  .trim()
+  .min(1, F.TXID_REQUIRED)
+  .max(LIMITS.depositNoteMax, F.TOO_LONG)
+  .refine((v) => !NOT_NOTE_TEXT.test(v), F.INVALID_FORMAT);
+
 /** `stepUp` is required (DECISIONS §13: 422 STEP_UP_REQUIRED without it), optional here so the API says so. */
-export const buyOrderCompleteBody = z.object({ txid: orderTxidField, stepUp: StepUp.optional() });
+export const buyOrderCompleteBody = z.object({ txid: depositNoteField, stepUp: StepUp.optional() });
 
 /** Why a party opens a dispute (DECISIONS §11); COINS_NOT_RELEASED is also the timer's reason. */
 export const DISPUTE_REASONS = [
@@ -202,12 +247,27 @@ export type OrderClock = z.infer<typeof orderClock>;
  * A dispute's record (DECISIONS §11): who opened it (BUYER, SELLER, or SYSTEM for the release timer), the
  * opener's reason and each side's statement (the other party adds theirs with the same call while DISPUTED).
  */
+/**
+ * How an operator ended a dispute, for both parties (DECISIONS §11): COMPLETED released the coins to the
+ * buyer, CANCELED returned them to the listing or the seller; the operator's reason as given; when, and the
+ * seconds from the dispute's opening to that decision.
+ */
+export const disputeResolution = z.object({
+  outcome: z.enum(['COMPLETED', 'CANCELED']),
+  reason: z.string().nullable(),
+  resolvedAt: z.string(),
+  tookSec: z.number().int().nonnegative(),
+});
+export type DisputeResolution = z.infer<typeof disputeResolution>;
+
 export const orderDispute = z.object({
   reason: z.enum(DISPUTE_REASONS),
   openedBy: z.enum(['BUYER', 'SELLER', 'SYSTEM']),
   buyerStatement: z.string().nullable(),
   sellerStatement: z.string().nullable(),
   systemStatement: z.string().nullable(),
+  /** null while the dispute is open (or when the order ended otherwise) */
+  resolution: disputeResolution.nullable(),
 });
 export type OrderDispute = z.infer<typeof orderDispute>;
 

@@ -96,6 +96,16 @@ export function wonValueOf(qty: string, krwPerCoin: number): number {
   return Number((toUnits(qty) * BigInt(assertKrw(krwPerCoin))) / SCALE);
 }
 
+/**
+ * The exact won value of `qty` at `krwPerCoin` as a bigint (rounded down), for totals that may pass
+ * Number.MAX_SAFE_INTEGER (a listing's maximum quantity times its unit price): null when `qty` is not a
+ * decimal quantity or the price not a non-negative integer.
+ */
+export function wonValueBig(qty: string, krwPerCoin: number): bigint | null {
+  if (!isDecimal(qty.trim()) || !Number.isSafeInteger(krwPerCoin) || krwPerCoin < 0) return null;
+  return (toUnits(qty) * BigInt(krwPerCoin)) / SCALE;
+}
+
 /** Shortens an address for display: first 6 and last 5 characters when longer than 11 (SPEC §9). */
 export function shortenAddress(address: string): string {
   return address.length > 11 ? `${address.slice(0, 6)}...${address.slice(-5)}` : address;

@@ -86,7 +86,8 @@ export const notification = z.object({
   orderRole: z.enum(['BUYER', 'SELLER']).nullable(),
   listingId: z.number().int().nullable(),
   /**
-   * kind-specific details: {status} for DISPUTE_RESOLVED, {reason} for LISTING_REJECTED, {transferId, walletId,
+   * kind-specific details: {status, reason, tookSec} for DISPUTE_RESOLVED (the outcome, the operator's
+   * reason and the seconds the dispute took), {reason} for LISTING_REJECTED, {transferId, walletId,
    * coinCode, amount} for DEPOSIT_CREDITED
    */
   data: z.record(z.string(), z.unknown()),

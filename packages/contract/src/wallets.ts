@@ -82,6 +82,10 @@ export const transfer = z.object({
   requiredConfirmations: z.number().int().nullable(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
+  /** A REJECTED withdrawal: the operator's reason, as given; null otherwise. */
+  reason: z.string().nullable(),
+  /** The P2P order this row delivered (the seller's sale out of escrow, the buyer's purchase in); else null. */
+  buyOrderId: z.number().int().nullable(),
 });
 export type Transfer = z.infer<typeof transfer>;
 

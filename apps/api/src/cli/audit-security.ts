@@ -166,7 +166,7 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
         countryCode: '82',
         phoneE164: m.phone,
         bankName: 'KB국민은행',
-        accountNo: '11122233344',
+        accountNo: '111222333444',
       };
       // The member's own first save of a bank account, with the password: the control.
       const own = await c.call('PUT', '/my', {
@@ -402,7 +402,7 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
           countryCode: '82',
           phoneE164: phone,
           bankName: 'KB국민은행',
-          accountNo: '11122233344',
+          accountNo: '111222333444',
           currentPassword: b.password,
         },
       });
@@ -599,7 +599,7 @@ function phoneChangeCodeElsewhere(c: Client): Attack {
           countryCode: '82',
           phoneE164: phone,
           bankName: 'KB국민은행',
-          accountNo: '11122233344',
+          accountNo: '111222333444',
           currentPassword: m.password,
         },
       });

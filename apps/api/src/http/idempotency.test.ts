@@ -140,7 +140,7 @@ describe('Idempotency-Key (DECISIONS §15)', () => {
       maxQty: '0.2',
       unitPriceKrw: 3_000_000,
       bankName: 'KB국민은행',
-      accountNo: '123456789',
+      accountNo: '123456789012',
       stepUp: { password: alice.password },
     };
     const onListing = await post('/api/v1/sell-listings', alice.token, listing, 'k-reused');

@@ -37,13 +37,26 @@ export interface MobilePage {
   errors: string[];
 }
 
+/**
+ * How a test context treats the app's service worker. The app registers it in every browser, automated ones
+ * included; the tests of screens block it in their context (they route, count and time requests, which a
+ * worker's precache and fetch handler would compete with or hide), a test of the worker passes 'allow'.
+ */
+export type ServiceWorkers = 'allow' | 'block';
+
 /** A fresh context (empty storage, en-US) at `viewport`, with page errors collected into `errors`. */
 export async function newPage(
   browser: Browser,
   baseURL: string,
   viewport: { width: number; height: number },
+  o: { serviceWorkers?: ServiceWorkers; locale?: string } = {},
 ): Promise<MobilePage> {
-  const context = await browser.newContext({ viewport, baseURL, locale: 'en-US' });
+  const context = await browser.newContext({
+    viewport,
+    baseURL,
+    locale: o.locale ?? 'en-US',
+    serviceWorkers: o.serviceWorkers ?? 'block',
+  });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -51,8 +64,12 @@ export async function newPage(
 }
 
 /** A fresh context (empty storage) at 390x844, with page errors collected into `errors`. */
-export function newMobilePage(browser: Browser, baseURL: string): Promise<MobilePage> {
-  return newPage(browser, baseURL, VIEWPORT);
+export function newMobilePage(
+  browser: Browser,
+  baseURL: string,
+  o: { serviceWorkers?: ServiceWorkers; locale?: string } = {},
+): Promise<MobilePage> {
+  return newPage(browser, baseURL, VIEWPORT, o);
 }
 
 /**

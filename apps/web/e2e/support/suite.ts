@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser, type MobilePage, newMobilePage } from './browser.ts';
+import { launchBrowser, type MobilePage, newMobilePage, type ServiceWorkers } from './browser.ts';
 import { type E2EServer, startE2EServer } from './server.ts';
 
 /** One browser test file's (or describe block's) system, started before its tests and stopped after them. */
@@ -9,8 +9,11 @@ export interface E2ESuite {
   readonly server: E2EServer;
   /** Headless Chromium (read it inside tests and hooks). */
   readonly browser: Browser;
-  /** A fresh context (empty storage) at 390x844 on the server, page errors collected into `errors`. */
-  mobilePage(): Promise<MobilePage>;
+  /**
+   * A fresh context (empty storage, en-US unless `locale`) at 390x844 on the server, page errors collected
+   * into `errors`; the service worker blocked unless `serviceWorkers: 'allow'`.
+   */
+  mobilePage(o?: { serviceWorkers?: ServiceWorkers; locale?: string }): Promise<MobilePage>;
 }
 
 /**
@@ -39,7 +42,7 @@ export function e2eSuite(start: Record<string, string> | (() => Promise<E2EServe
       if (!browser) throw new Error('the browser is not started yet: read it inside a test or hook');
       return browser;
     },
-    mobilePage: () => newMobilePage(suite.browser, suite.server.baseUrl),
+    mobilePage: (o) => newMobilePage(suite.browser, suite.server.baseUrl, o),
   };
   return suite;
 }

@@ -4,16 +4,19 @@ import { paths } from '../config/paths';
 import HomePage from '../features/home/HomePage';
 import { loadMemberNamespaces } from '../i18n';
 import { RootLayout } from './RootLayout';
+import { RouteError } from './RouteError';
 
 type PageModule = Promise<{ default: ComponentType }>;
 
 /**
  * A lazily loaded page: each screen is its own chunk (SPEC §2 routes, DESIGN "Layout"), shown once its
- * chunk and the interface texts beyond the landing's (i18n/index.ts) are there.
+ * chunk and the interface texts beyond the landing's (i18n/index.ts) are there. A page that throws (or whose
+ * chunk fails) shows RouteError in its place, inside the layout.
  */
 function page(path: string, load: () => PageModule): RouteObject {
   return {
     path,
+    errorElement: <RouteError />,
     lazy: async () => {
       const [mod] = await Promise.all([load(), loadMemberNamespaces()]);
       return { Component: mod.default };
@@ -28,12 +31,16 @@ type Guard = 'RedirectIfAuthed' | 'RequireAgreements' | 'RequireAuth' | 'Require
  * so they load with the first page that needs one, not with the landing page (DECISIONS §16).
  */
 function guarded(guard: Guard, children: RouteObject[]): RouteObject {
-  return { lazy: async () => ({ Component: (await import('./guards'))[guard] }), children };
+  return {
+    lazy: async () => ({ Component: (await import('./guards'))[guard] }),
+    errorElement: <RouteError />,
+    children,
+  };
 }
 
 const publicRoutes: RouteObject[] = [
   // The landing page is in the entry chunk: its first render replaces the static hero of index.html at once.
-  { path: paths.home.path, Component: HomePage },
+  { path: paths.home.path, Component: HomePage, errorElement: <RouteError /> },
   page(paths.login.path, () => import('../features/auth/pages/LoginPage')),
   page(paths.findId.path, () => import('../features/auth/pages/FindIdPage')),
   page(paths.findPw.path, () => import('../features/auth/pages/FindPwPage')),
@@ -70,6 +77,7 @@ export const routes: RouteObject[] = [
   { ...page('/ops/*', () => import('../features/ops/OpsApp')), HydrateFallback: () => null },
   {
     element: <RootLayout />,
+    errorElement: <RouteError />,
     // The first lazy page is loading: keep the empty column rather than a flash of anything.
     HydrateFallback: () => null,
     children: [

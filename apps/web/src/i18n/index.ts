@@ -5,7 +5,8 @@ import { local, STORAGE_KEYS } from '../lib/storage';
 
 /**
  * i18next with one JSON file per language and namespace: locales/<lang>/<namespace>.json. New namespace
- * files are picked up automatically. en is the default; a missing key shows the key (SPEC §1).
+ * files are picked up automatically. The default is the browser's language among kr/en/jp, else kr (a stored choice wins); a missing key shows the key
+ * (SPEC §1).
  *
  * Every file is its own chunk, loaded through the backend below. The landing page needs only `common` and
  * `home` in the member's language: main.tsx renders once those two are there (`i18nReady`), and public/boot.js
@@ -39,13 +40,32 @@ const chunkBackend: BackendModule = {
   },
 };
 
-export const DEFAULT_LANGUAGE: Language = 'en';
+/** The language when neither a stored choice nor the browser names one of kr/en/jp. */
+export const DEFAULT_LANGUAGE: Language = 'kr';
 const HTML_LANG: Record<Language, string> = { en: 'en', kr: 'ko', jp: 'ja' };
+const BROWSER_LANG: Record<string, Language> = { ko: 'kr', en: 'en', ja: 'jp' };
 
-/** The stored language when it is one of kr/en/jp, else en (SPEC §5). */
+/**
+ * The first of the browser's preferred languages (`navigator.languages`, BCP 47 tags such as ko-KR) that the
+ * app speaks, else Korean: a ko-KR browser must not land in English. public/boot.js repeats this rule.
+ */
+export function browserLanguage(tags: readonly string[] = navigatorLanguages()): Language {
+  for (const tag of tags) {
+    const lang = BROWSER_LANG[tag.toLowerCase().split('-')[0] ?? ''];
+    if (lang) return lang;
+  }
+  return DEFAULT_LANGUAGE;
+}
+
+function navigatorLanguages(): readonly string[] {
+  if (typeof navigator === 'undefined') return [];
+  return navigator.languages?.length ? navigator.languages : [navigator.language ?? ''];
+}
+
+/** The stored language when it is one of kr/en/jp (the member's choice, kept across logout), else the browser's. */
 export function storedLanguage(): Language {
   const v = local.get(STORAGE_KEYS.language);
-  return (LANGUAGES as readonly string[]).includes(v ?? '') ? (v as Language) : DEFAULT_LANGUAGE;
+  return (LANGUAGES as readonly string[]).includes(v ?? '') ? (v as Language) : browserLanguage();
 }
 
 /** Switches the interface language and persists the choice in localStorage `language`. */

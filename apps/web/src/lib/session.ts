@@ -52,8 +52,7 @@ export const useSession = create<SessionState>((set) => ({
     set({ accessToken: null, loggedOut: true, ended: null });
   },
   expire: (why) => {
-    // SPEC §4 removes the access token; the refresh token is spent or refused too. The language the member
-    // chose stays: only a deliberate logout forgets it.
+    // SPEC §4 removes the access token; the refresh token is spent or refused too. The language stays.
     local.remove(STORAGE_KEYS.accessToken);
     local.remove(STORAGE_KEYS.refreshToken);
     local.remove(STORAGE_KEYS.userInfo);
@@ -68,13 +67,12 @@ export const useSession = create<SessionState>((set) => ({
 }));
 
 /**
- * The logout of SPEC §4 (local only, no call): removes both tokens, userInfo, the stored language and the
- * saved /myinfo tab.
+ * The logout of SPEC §4 (local only, no call): removes both tokens, userInfo and the saved /myinfo tab. The
+ * language the member chose stays: it is the device's setting, not the session's.
  */
 export function clearStoredSession(): void {
   local.remove(STORAGE_KEYS.accessToken);
   local.remove(STORAGE_KEYS.refreshToken);
   local.remove(STORAGE_KEYS.userInfo);
-  local.remove(STORAGE_KEYS.language);
   session.remove(STORAGE_KEYS.myInfoActiveTab);
 }

@@ -119,7 +119,7 @@ describe('signup, login, profile and tokens over HTTP alone', () => {
         countryCode: '82',
         phoneE164: newPhone,
         bankName: 'KB국민은행',
-        accountNo: '1234567890',
+        accountNo: '123456789012',
       },
     });
     expect(modified.status, JSON.stringify(modified.body)).toBe(200);
@@ -128,7 +128,7 @@ describe('signup, login, profile and tokens over HTTP alone', () => {
       nickname: newNick,
       phoneE164: newPhone,
       bankName: 'KB국민은행',
-      accountNo: '1234567890',
+      accountNo: '123456789012',
     });
     expect(
       (await t.call('POST', '/api/v1/auth/login', { body: { loginId, password: 'pass1234' } })).body
@@ -148,7 +148,7 @@ describe('signup, login, profile and tokens over HTTP alone', () => {
         countryCode: '82',
         phoneE164: newPhone,
         bankName: '기타은행',
-        accountNo: '42',
+        accountNo: '4242-4242',
       },
     });
     expect(keep.status).toBe(200);

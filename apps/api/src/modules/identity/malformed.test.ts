@@ -66,7 +66,7 @@ const ROUTES: Route[] = [
       countryCode: '82',
       phoneE164: own.phone,
       bankName: 'KB',
-      accountNo: '123',
+      accountNo: '12345678',
     }),
   },
   { method: 'POST', url: '/sms/request', valid: () => ({ phone }) },

@@ -30,7 +30,7 @@ describe('a password changed through PUT /my', () => {
         countryCode: me.body.returnData.countryCode,
         phoneE164: me.body.returnData.phoneE164,
         bankName: 'KB국민은행',
-        accountNo: '1234567890',
+        accountNo: '123456789012',
       },
     });
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
@@ -53,7 +53,7 @@ describe('a password changed through PUT /my', () => {
         countryCode: '82',
         phoneE164: me.body.returnData.phoneE164,
         bankName: 'KB국민은행',
-        accountNo: '1234567890',
+        accountNo: '123456789012',
       },
     });
     expect(kept.status).toBe(200);

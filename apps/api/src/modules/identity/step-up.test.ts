@@ -59,7 +59,7 @@ describe('PUT /my with an access token alone', () => {
       { password: 'stolen99!' },
       { phoneE164: newPhone },
       { bankName: 'KB국민은행' },
-      { accountNo: '999999999' },
+      { accountNo: '999999999999' },
     ];
     for (const attack of attacks) {
       const missing = await put(m, attack);

@@ -64,7 +64,13 @@ describe('sell listings', () => {
       [{ maxQty: -1 }, 'maxQty', 'REQUIRED'],
       [{ unitPriceKrw: 1000.5 }, 'unitPriceKrw', 'PRICE_INTEGER'],
       [{ unitPriceKrw: 0 }, 'unitPriceKrw', 'AMOUNT_NOT_POSITIVE'],
-      [{ accountNo: '123-456' }, 'accountNo', 'ACCOUNT_NO_DIGITS'],
+      // 1경 won: beyond the 100억 listing total, a field error rather than an overflow
+      [{ maxQty: '100000000', unitPriceKrw: 100_000_000 }, 'maxQty', 'LISTING_TOTAL_TOO_HIGH'],
+      [{ maxQty: '100.0001', unitPriceKrw: 100_000_000 }, 'maxQty', 'LISTING_TOTAL_TOO_HIGH'],
+      [{ accountNo: '110-123-45a' }, 'accountNo', 'ACCOUNT_NO_DIGITS'],
+      // each bank's account numbers have their own length: 카카오뱅크 13 digits, 신한은행 11-12
+      [{ bankName: '카카오뱅크', accountNo: '12' }, 'accountNo', 'ACCOUNT_NO_LENGTH'],
+      [{ accountNo: '110-123' }, 'accountNo', 'ACCOUNT_NO_LENGTH'],
       [{ bankName: '  ' }, 'bankName', 'BANK_REQUIRED'],
       [{ accountNo: undefined }, 'accountNo', 'BANK_REQUIRED'],
     ];

@@ -12,16 +12,8 @@ export function isoOrNull(d: Date | string | null): string | null {
   return d === null ? null : iso(d);
 }
 
-/**
- * A real name masked for public lists (DECISIONS §10): first and last character kept, the rest '*'.
- * Two characters keep only the first; one character becomes '*'. Counts code points, not UTF-16 units.
- */
-export function maskName(name: string): string {
-  const chars = Array.from(name.trim());
-  if (chars.length <= 1) return '*';
-  if (chars.length === 2) return `${chars[0]}*`;
-  return `${chars[0]}${'*'.repeat(chars.length - 2)}${chars[chars.length - 1]}`;
-}
+/** A real name masked for public lists (DECISIONS §10): the contract's one rule. */
+export { maskName } from '@p2p/contract/names.ts';
 
 /** Maps a listingWithSeller row to the seller's view of the listing. */
 export function toListingDetail(r: ListingWithSellerRow): SellListingDetail {

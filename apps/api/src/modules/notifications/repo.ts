@@ -56,11 +56,16 @@ export type NotificationRow = {
   data: Record<string, unknown>;
   read_at: Date | null;
   created_at: Date;
+  /** the order's operator reason, dispute opening and end (DISPUTE_RESOLVED shows them), null without */
+  order_reason: string | null;
+  order_disputed_at: Date | null;
+  order_ended_at: Date | null;
 };
 
 /**
  * Up to `limit` of the member's notifications, newest first, with ids below `beforeId` when given. Reads
- * `buy_orders` (orders module) in the same statement for the member's role in each order: a lookup per
+ * `buy_orders` (orders module) in the same statement for the member's role in each order (and a resolved
+ * dispute's reason and times): a lookup per
  * notification, or a second query, would add a round trip to every list page for one column.
  */
 export async function notificationRows(
@@ -82,6 +87,9 @@ export async function notificationRows(
       'n.created_at',
       sql<'BUYER' | 'SELLER' | null>`case when o.id is null then null
         when o.buyer_id = n.member_id then 'BUYER' else 'SELLER' end`.as('order_role'),
+      'o.reason as order_reason',
+      'o.disputed_at as order_disputed_at',
+      'o.ended_at as order_ended_at',
     ])
     .where('n.member_id', '=', memberId)
     .orderBy('n.id', 'desc')

@@ -39,10 +39,23 @@ const toView = (r: NotificationRow): Notification => ({
   orderId: r.order_id,
   orderRole: r.order_role,
   listingId: r.listing_id,
-  data: r.data ?? {},
+  data: r.kind === 'DISPUTE_RESOLVED' ? { ...r.data, ...resolutionOf(r) } : (r.data ?? {}),
   read: r.read_at !== null,
   createdAt: new Date(r.created_at).toISOString(),
 });
+
+/**
+ * What a DISPUTE_RESOLVED notification tells both parties besides the outcome (its stored {status}): the
+ * operator's reason and the seconds from the dispute's opening to the decision (DECISIONS §11).
+ */
+function resolutionOf(r: NotificationRow): { reason: string | null; tookSec: number | null } {
+  const { order_disputed_at: opened, order_ended_at: ended } = r;
+  const tookSec =
+    opened && ended
+      ? Math.max(0, Math.round((new Date(ended).getTime() - new Date(opened).getTime()) / 1000))
+      : null;
+  return { reason: r.order_reason, tookSec };
+}
 
 /** The member's unread notifications (the header badge). */
 export async function unreadCountOf(db: Db, memberId: number): Promise<number> {

@@ -73,7 +73,7 @@ describe('the screens of the trade protocol', () => {
         nickname: m.seller.nickname,
         name: 'Park Younghee',
         bankName: 'KB국민은행',
-        accountNo: '123456789',
+        accountNo: '123456789012',
       },
       buyer: { nickname: m.buyer.nickname, name: m.buyer.name },
     });

@@ -174,16 +174,27 @@ describe('purchase rules (SPEC §5 "Purchase", DECISIONS §4, §10)', () => {
     expect(r.status).toBe(200);
   });
 
-  it('refuses a blank or over-long TxID and another member order ids with 404, changing nothing', async () => {
+  it('refuses a blank, over-long, emoji or control-character deposit note and another member order ids with 404, changing nothing', async () => {
     const o = await placeOrder<{ orderId: number }>(t, buyer, body());
     const id = o.body.returnData.orderId;
-    for (const txid of ['   ', 'x'.repeat(129), undefined]) {
+    const refused: [unknown, string][] = [
+      ['   ', 'TXID_REQUIRED'],
+      [undefined, 'TXID_REQUIRED'],
+      ['x'.repeat(101), 'TOO_LONG'],
+      ['😀😀😀', 'INVALID_FORMAT'],
+      ['김민수 🔥', 'INVALID_FORMAT'],
+      ['memo\u0007bell', 'INVALID_FORMAT'],
+      ['a\u200bb', 'INVALID_FORMAT'],
+    ];
+    for (const [txid, code] of refused) {
       const r = await t.call<{ fields: Record<string, string> }>('POST', `/buy-orders/${id}/complete`, {
         token: seller.token,
         body: { txid, stepUp: { password: seller.password } },
       });
-      expect([r.status, r.body.returnData.fields.txid]).toEqual([400, 'TXID_REQUIRED']);
+      expect([txid, r.status, r.body.returnData.fields.txid]).toEqual([txid, 400, code]);
     }
+    const detail = await t.call<{ status: string }>('GET', `/my/sell-history/${id}`, { token: seller.token });
+    expect(detail.body.returnData.status).toBe('REQUESTED');
     const stranger = await createMember(t);
     const calls: [string, string, unknown?][] = [
       ['POST', `/buy-orders/${id}/cancel`],

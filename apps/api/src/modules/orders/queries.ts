@@ -54,6 +54,8 @@ export function orderWithParties(db: DbOrTx) {
       'o.dispute_opens_at',
       'o.disputed_at',
       'o.expired_at',
+      'o.ended_at',
+      'o.ended_by',
       'o.dispute_reason',
       'o.dispute_opened_by',
       'o.buyer_statement',

@@ -54,7 +54,7 @@ export async function listVia(t: TestApp, seller: Trader, terms: ListingTerms): 
       walletId: seller.wallet.id,
       ...terms,
       bankName: 'KB국민은행',
-      accountNo: '123456789',
+      accountNo: '123456789012',
       stepUp: { password: seller.password },
     },
   });

@@ -1,17 +1,16 @@
 import type {
   BuyOrderCreated,
   BuyOrderDetail,
+  DisputeResolution,
   OrderClock,
   OrderDispute,
   OrderHistoryItem,
   SellOrderDetail,
 } from '@p2p/contract';
-import { LIVE_ORDER_STATUSES } from '@p2p/contract';
+import { orderHolderName } from '@p2p/contract';
 import { qty } from '../../db/numeric.ts';
-import { iso, isoOrNull, maskName, toSellerStats } from '../listings/index.ts';
+import { iso, isoOrNull, toSellerStats } from '../listings/index.ts';
 import type { OrderRow } from './queries.ts';
-
-const isLive = (status: string) => (LIVE_ORDER_STATUSES as readonly string[]).includes(status);
 
 /** The protocol's clock of an order (DECISIONS §11): ISO instants, null when not applicable. */
 export function toOrderClock(r: OrderRow): OrderClock {
@@ -34,6 +33,24 @@ export function toOrderDispute(r: OrderRow): OrderDispute | null {
     buyerStatement: r.buyer_statement,
     sellerStatement: r.seller_statement,
     systemStatement: r.system_statement,
+    resolution: toDisputeResolution(r),
+  };
+}
+
+/**
+ * The operator's decision on a disputed order (DECISIONS §11), shown to both parties: present once an
+ * operator ended it from DISPUTED (COMPLETED or CANCELED by OPERATOR after `disputed_at`), with their reason
+ * and the seconds the dispute took; null otherwise.
+ */
+export function toDisputeResolution(r: OrderRow): DisputeResolution | null {
+  const ended = r.status === 'COMPLETED' || r.status === 'CANCELED';
+  if (!ended || r.ended_by !== 'OPERATOR' || r.disputed_at === null || r.ended_at === null) return null;
+  const took = Math.round((new Date(r.ended_at).getTime() - new Date(r.disputed_at).getTime()) / 1000);
+  return {
+    outcome: r.status as DisputeResolution['outcome'],
+    reason: r.reason,
+    resolvedAt: iso(r.ended_at),
+    tookSec: Math.max(0, took),
   };
 }
 
@@ -55,7 +72,7 @@ export function toBuyOrderCreated(r: OrderRow): BuyOrderCreated {
     address: r.seller_address,
     // the nickname is a member's one public name (DECISIONS §11): no login id leaves for the other party
     sellerLoginId: r.seller_nickname,
-    sellerAccountHolder: isLive(r.status) ? r.seller_name : maskName(r.seller_name),
+    sellerAccountHolder: orderHolderName(r.status, r.seller_name),
     sellerPhone: r.seller_phone,
     sellerBankName: r.bank_name,
     sellerAccountNo: r.account_no,

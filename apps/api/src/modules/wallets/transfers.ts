@@ -44,6 +44,8 @@ export function transferOut(t: TransferRow): Transfer {
     requiredConfirmations: t.required_confirmations,
     createdAt: t.created_at.toISOString(),
     completedAt: t.completed_at ? t.completed_at.toISOString() : null,
+    reason: t.status === 'REJECTED' ? t.reason : null,
+    buyOrderId: t.buy_order_id,
   };
 }
 

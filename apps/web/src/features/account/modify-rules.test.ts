@@ -56,16 +56,23 @@ describe('modify rules (SPEC §5 Modify)', () => {
     expect(validateModify({ ...valid, password: 'abc123!', passwordConfirm: 'abc123!' })).toEqual({});
   });
 
-  it('bank chosen, custom name for 기타, account number digits', () => {
+  it('bank chosen, custom name for 기타, account number digits and hyphens with the bank length', () => {
     expect(errorOf({ bank: '' }, 'bank', kr)).toBe('은행 정보를 입력해주세요.');
     expect(errorOf({ bank: OTHER_BANK, customBank: ' ' }, 'customBank', kr)).toBe(
       '은행명을 직접 입력해주세요.',
     );
     expect(errorOf({ bank: OTHER_BANK, customBank: 'My Bank' }, 'customBank')).toBeUndefined();
     expect(errorOf({ accountNo: '' }, 'accountNo')).toBe('Please enter the account number.');
-    expect(errorOf({ accountNo: '110-123' }, 'accountNo')).toBe(
-      'The account number may contain digits only.',
+    expect(errorOf({ accountNo: '110-12a' }, 'accountNo')).toBe(
+      'The account number can hold digits and hyphens (-) only.',
     );
+    // 신한은행 accounts have 11-12 digits; hyphens are allowed and not counted
+    expect(errorOf({ accountNo: '110-123' }, 'accountNo')).toBe(
+      "The number of digits does not match the chosen bank's account numbers. Check the number in your bankbook.",
+    );
+    expect(errorOf({ accountNo: '110-123-456789' }, 'accountNo')).toBeUndefined();
+    expect(errorOf({ bank: '카카오뱅크', accountNo: '12' }, 'accountNo')).toBeDefined();
+    expect(errorOf({ bank: '카카오뱅크', accountNo: '3333-01-2345678' }, 'accountNo')).toBeUndefined();
   });
 });
 

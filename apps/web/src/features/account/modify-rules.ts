@@ -1,7 +1,7 @@
 import { COUNTRY_CODES, toE164 } from '@p2p/contract';
 import { z } from 'zod';
 import { bankNameOf, OTHER_BANK } from '../../lib/banks';
-import { nicknameError, passwordError, phoneError } from '../../lib/field-rules';
+import { accountNoError, nicknameError, passwordError, phoneError } from '../../lib/field-rules';
 import { schemaOf } from '../../lib/form-rules';
 
 const modifyObject = z.object({
@@ -24,7 +24,7 @@ export type ModifyValues = z.infer<typeof modifyObject>;
 /**
  * Every Modify rule of SPEC §5, field -> field code: phone verified, nickname non-empty (and its length
  * rule), passwords equal when given (empty = unchanged), phone, bank chosen, custom name for 'other',
- * account number (digits only).
+ * account number (digits and hyphens, as many digits as the bank's accounts have).
  */
 export function validateModify(v: ModifyValues): Partial<Record<keyof ModifyValues, string>> {
   const e: Partial<Record<keyof ModifyValues, string | undefined>> = {
@@ -35,11 +35,7 @@ export function validateModify(v: ModifyValues): Partial<Record<keyof ModifyValu
     code: v.phoneVerified ? undefined : 'VERIFY_REQUIRED',
     bank: v.bank ? undefined : 'BANK_REQUIRED',
     customBank: v.bank === OTHER_BANK && !v.customBank.trim() ? 'BANK_NAME_REQUIRED' : undefined,
-    accountNo: !v.accountNo.trim()
-      ? 'ACCOUNT_NO_REQUIRED'
-      : /^\d+$/.test(v.accountNo.trim())
-        ? undefined
-        : 'ACCOUNT_NO_DIGITS',
+    accountNo: accountNoError(bankNameOf(v.bank, v.customBank), v.accountNo),
   };
   return Object.fromEntries(Object.entries(e).filter(([, m]) => m)) as Partial<
     Record<keyof ModifyValues, string>
@@ -62,6 +58,6 @@ export function needsCurrentPassword(
     v.password !== '' ||
     toE164(v.countryCode, v.phone) !== saved.phoneE164 ||
     bankNameOf(v.bank, v.customBank) !== (saved.bankName ?? '') ||
-    v.accountNo.trim() !== (saved.accountNo ?? '')
+    v.accountNo.trim().replace(/-/g, '') !== (saved.accountNo ?? '')
   );
 }

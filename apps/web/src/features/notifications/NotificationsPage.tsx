@@ -7,6 +7,7 @@ import { Page } from '../../components/layout/Page';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { paths } from '../../config/paths';
+import { durationText } from '../../lib/format-time';
 import { notificationListQueryOptions, useMarkRead } from './api';
 import n from './notifications.module.css';
 
@@ -24,6 +25,18 @@ function targetOf(x: Notification): { to: string; state?: { walletId: number } }
     return { to: paths.wallet.path, state: { walletId: x.data.walletId } };
   }
   return null;
+}
+
+/**
+ * The text key of a notification: a resolved dispute says its outcome (DECISIONS §11: {status} COMPLETED
+ * or CANCELED, with the operator's reason and the time it took); other kinds their own text.
+ */
+function kindKey(x: Notification): string {
+  const status = x.data.status;
+  if (x.kind === 'DISPUTE_RESOLVED' && (status === 'COMPLETED' || status === 'CANCELED')) {
+    return `DISPUTE_RESOLVED_${status}`;
+  }
+  return x.kind;
 }
 
 /**
@@ -49,11 +62,12 @@ export default function NotificationsPage() {
       <ul className={n.list} data-testid="notifications">
         {items.map((x) => {
           const to = targetOf(x);
-          const text = t(`common:notifications.kinds.${x.kind}`, {
+          const text = t(`common:notifications.kinds.${kindKey(x)}`, {
             orderId: x.orderId ?? '',
             reason: typeof x.data.reason === 'string' ? x.data.reason : '',
             amount: typeof x.data.amount === 'string' ? x.data.amount : '',
             coinCode: typeof x.data.coinCode === 'string' ? x.data.coinCode : '',
+            took: typeof x.data.tookSec === 'number' ? durationText(x.data.tookSec) : '-',
           });
           return (
             <li key={x.id}>

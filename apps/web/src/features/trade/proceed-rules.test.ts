@@ -2,23 +2,26 @@ import { describe, expect, it } from 'vitest';
 import kr from '../../i18n/locales/kr/trade.json';
 import { canSubmitProceed, normalizeTxid, proceedSchema, txidError } from './proceed-rules';
 
-describe('proceed rules (SPEC §5 "Proceed")', () => {
-  it('the TxID is trimmed', () => {
-    expect(normalizeTxid('  0xabc \n')).toBe('0xabc');
+describe('proceed rules (DECISIONS §11 deposit note)', () => {
+  it('the note is trimmed', () => {
+    expect(normalizeTxid('  김민수 \n')).toBe('김민수');
   });
 
-  it('an empty or blank TxID: 트랜젝션 ID를 입력해주세요.', () => {
+  it('blank, over-long, emoji and control characters are refused with the contract codes', () => {
     expect(txidError('')).toBe('TXID_REQUIRED');
     expect(txidError('   ')).toBe('TXID_REQUIRED');
-    expect(txidError(' 0xabc ')).toBeUndefined();
-    expect(kr.proceed.errors.TXID_REQUIRED).toBe('트랜젝션 ID를 입력해주세요.');
+    expect(txidError('가'.repeat(101))).toBe('TOO_LONG');
+    expect(txidError('😀😀😀')).toBe('INVALID_FORMAT');
+    expect(txidError('a\u0007')).toBe('INVALID_FORMAT');
+    expect(txidError(' 김민수 10:31 ')).toBeUndefined();
+    expect(kr.proceed.errors.TXID_REQUIRED).toBe('입금 확인 메모를 입력해 주세요.');
   });
 
-  it('the button is disabled while empty or submitting', () => {
+  it('the button is disabled while the note is refused or submitting', () => {
     expect(canSubmitProceed('', false)).toBe(false);
-    expect(canSubmitProceed(' ', false)).toBe(false);
-    expect(canSubmitProceed('0xabc', true)).toBe(false);
-    expect(canSubmitProceed('0xabc', false)).toBe(true);
+    expect(canSubmitProceed('😀', false)).toBe(false);
+    expect(canSubmitProceed('김민수', true)).toBe(false);
+    expect(canSubmitProceed('김민수', false)).toBe(true);
   });
 
   it('success and failure texts of SPEC §8', () => {
@@ -28,12 +31,12 @@ describe('proceed rules (SPEC §5 "Proceed")', () => {
 });
 
 describe('proceed form schema', () => {
-  const v = { amountChecked: true, nameChecked: true, txid: '0xabc', password: 'pw' };
-  it('reports TXID_REQUIRED on the TxID only', () => {
+  const v = { amountChecked: true, nameChecked: true, txid: '김민수', password: 'pw' };
+  it('reports the note code on the note only', () => {
     expect(proceedSchema.safeParse(v).success).toBe(true);
-    const r = proceedSchema.safeParse({ ...v, txid: '  ', password: '' });
+    const r = proceedSchema.safeParse({ ...v, txid: '😀😀😀', password: '' });
     expect(r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), i.message])).toEqual([
-      ['txid', 'TXID_REQUIRED'],
+      ['txid', 'INVALID_FORMAT'],
     ]);
   });
 });

@@ -1,20 +1,24 @@
+import { depositNoteField } from '@p2p/contract/market.ts';
 import { z } from 'zod';
-import { schemaOf } from '../../lib/form-rules';
+import { firstIssue, schemaOf } from '../../lib/form-rules';
 
-/** The /proceed rules of SPEC §5 "Proceed": the TxID is trimmed and required. */
-export type ProceedError = 'TXID_REQUIRED';
+/**
+ * The /proceed deposit note (DECISIONS §11, API field `txid`): what the seller saw on their bank statement,
+ * 1-100 printable characters without emoji, the contract's rule (the API refuses the same).
+ */
+export type ProceedError = 'TXID_REQUIRED' | 'TOO_LONG' | 'INVALID_FORMAT';
 
-/** The TxID as sent: surrounding whitespace removed. */
+/** The note as sent: surrounding whitespace removed. */
 export function normalizeTxid(raw: string): string {
   return raw.trim();
 }
 
-/** TXID_REQUIRED when nothing but whitespace was typed (text 트랜젝션 ID를 입력해주세요.). */
+/** The field code of a note the contract refuses (blank, over 100 characters, emoji or control), else undefined. */
 export function txidError(raw: string): ProceedError | undefined {
-  return normalizeTxid(raw) ? undefined : 'TXID_REQUIRED';
+  return firstIssue(depositNoteField, raw) as ProceedError | undefined;
 }
 
-/** The complete button is disabled while the TxID is empty or the request is in flight. */
+/** The complete button is disabled while the note is refused or the request is in flight. */
 export function canSubmitProceed(raw: string, submitting: boolean): boolean {
   return !submitting && txidError(raw) === undefined;
 }
@@ -26,8 +30,8 @@ const proceedObject = z.object({
   password: z.string(),
 });
 
-/** The /proceed release form: the two checks, the TxID and the step-up password. */
+/** The /proceed release form: the two checks, the deposit note and the step-up password. */
 export type ProceedValues = z.infer<typeof proceedObject>;
 
-/** The release form's schema: the TxID rule at its field; the checks and the password gate the button. */
+/** The release form's schema: the note's rule at its field; the checks and the password gate the button. */
 export const proceedSchema = schemaOf(proceedObject, (v) => ({ txid: txidError(v.txid) }));

@@ -91,12 +91,13 @@ describe('countdown, statement and release rules', () => {
     expect(formatRemaining(3725)).toBe('1:02:05');
   });
 
-  it('the release needs both checks, the TxID and the password', () => {
+  it('the release needs both checks, a valid deposit note and the password', () => {
     const ok = { amountChecked: true, nameChecked: true, txid: ' 0xabc ', password: 'pw', submitting: false };
     expect(canRelease(ok)).toBe(true);
     expect(canRelease({ ...ok, nameChecked: false })).toBe(false);
     expect(canRelease({ ...ok, amountChecked: false })).toBe(false);
     expect(canRelease({ ...ok, txid: '  ' })).toBe(false);
+    expect(canRelease({ ...ok, txid: '😀😀😀' })).toBe(false);
     expect(canRelease({ ...ok, password: '' })).toBe(false);
     expect(canRelease({ ...ok, submitting: true })).toBe(false);
   });

@@ -1,6 +1,7 @@
 import type { OrderDispute, SellerStats } from '@p2p/contract';
 import { buyerMayDispute } from '@p2p/contract/dispute-rules.ts';
 import { type OrderStatus, orderActionsFor } from '@p2p/contract/enums.ts';
+import { isDepositNote } from '@p2p/contract/market.ts';
 
 /** Which party of an order the screen belongs to. */
 export type OrderSide = 'buyer' | 'seller';
@@ -112,7 +113,8 @@ export function formatRemaining(seconds: number): string {
 
 /**
  * The deliberate release (DECISIONS §11, §13): the seller ticked both checks (amount received, depositor
- * name matches), typed the TxID and the password.
+ * name matches), kept a deposit note the contract takes (1-100 printable characters, no emoji) and typed the
+ * password.
  */
 export function canRelease(v: {
   amountChecked: boolean;
@@ -121,5 +123,5 @@ export function canRelease(v: {
   password: string;
   submitting: boolean;
 }): boolean {
-  return v.amountChecked && v.nameChecked && v.txid.trim() !== '' && v.password !== '' && !v.submitting;
+  return v.amountChecked && v.nameChecked && isDepositNote(v.txid) && v.password !== '' && !v.submitting;
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import kr from '../../i18n/locales/kr/trade.json';
 import {
   addQuickAmount,
+  addressError,
   amountError,
   countryKey,
   formatKrwInput,
@@ -14,6 +15,7 @@ import {
 } from './purchase-rules';
 
 const base: PurchaseFormState = {
+  coin: 'BTC',
   krw: 100_000,
   minKrw: 50_000,
   destType: 'INTERNAL',
@@ -77,13 +79,19 @@ describe('purchase rules (SPEC §5 "Purchase")', () => {
     expect(kr.purchase.errors.NO_WALLET).toBe('해당 코인의 지갑이 없습니다.');
   });
 
-  it('a personal wallet needs an address; a reservation needs date and time', () => {
+  it('a personal wallet needs an address of the coin; a reservation needs date and time', () => {
     expect(purchaseBlocker({ ...base, destType: 'EXTERNAL', hasWallet: false, address: '  ' })).toBe(
       'ADDRESS_REQUIRED',
     );
+    expect(purchaseBlocker({ ...base, destType: 'EXTERNAL', hasWallet: false, address: 'bc1q' })).toBe(
+      'ADDRESS_INVALID',
+    );
+    const segwit = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
     expect(
-      purchaseBlocker({ ...base, destType: 'EXTERNAL', hasWallet: false, address: 'bc1q' }),
+      purchaseBlocker({ ...base, destType: 'EXTERNAL', hasWallet: false, address: segwit }),
     ).toBeUndefined();
+    expect(addressError('ETH', segwit)).toBe('ADDRESS_INVALID');
+    expect(addressError('ETH', '')).toBeUndefined();
     expect(purchaseBlocker({ ...base, reserve: true, reserveDate: '2026-01-01' })).toBe('RESERVE_REQUIRED');
     expect(purchaseBlocker({ ...base, reserve: true, reserveDate: '2026-01-01', reserveTime: '10:15' })).toBe(
       undefined,

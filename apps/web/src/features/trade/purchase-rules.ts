@@ -1,3 +1,5 @@
+import { addressLooksValid } from '@p2p/contract/address-format.ts';
+import type { Coin } from '@p2p/contract/enums.ts';
 import { LIMITS } from '@p2p/contract/limits.ts';
 import { formatKrw, minPurchaseKrw, receiveQty } from '@p2p/contract/money.ts';
 import { z } from 'zod';
@@ -9,7 +11,13 @@ import { schemaOf } from '../../lib/form-rules';
  */
 
 /** Error codes of the purchase form; texts in trade:purchase.errors.<code>. */
-export type PurchaseError = 'ABOVE_MAX' | 'BELOW_MIN' | 'NO_WALLET' | 'ADDRESS_REQUIRED' | 'RESERVE_REQUIRED';
+export type PurchaseError =
+  | 'ABOVE_MAX'
+  | 'BELOW_MIN'
+  | 'NO_WALLET'
+  | 'ADDRESS_REQUIRED'
+  | 'ADDRESS_INVALID'
+  | 'RESERVE_REQUIRED';
 
 /** Longest amount input in digits: one more than 9,500,000 needs, so an over-max value still shows its error. */
 const MAX_AMOUNT_DIGITS = 10;
@@ -50,6 +58,7 @@ export function receiveQtyOf(krw: number, unitPriceKrw: number): string {
 }
 
 export interface PurchaseFormState {
+  coin: Coin;
   krw: number;
   minKrw: number;
   destType: 'INTERNAL' | 'EXTERNAL';
@@ -63,7 +72,8 @@ export interface PurchaseFormState {
 /**
  * The first reason the purchase button is disabled, or undefined when it may be pressed (SPEC §5: in
  * error, amount 0, over max, under min, internal wallet with no wallet for the coin). A typed address is
- * needed for a personal wallet and a date and time for a reservation (the API requires both).
+ * needed for a personal wallet, with the shape of the coin's addresses (ADDRESS_INVALID, said at the field as
+ * it is typed, before the SMS step), and a date and time for a reservation (the API requires both).
  */
 export function purchaseBlocker(f: PurchaseFormState): PurchaseError | 'AMOUNT_REQUIRED' | undefined {
   if (f.krw <= 0) return 'AMOUNT_REQUIRED';
@@ -71,6 +81,7 @@ export function purchaseBlocker(f: PurchaseFormState): PurchaseError | 'AMOUNT_R
   if (amount) return amount;
   if (f.destType === 'INTERNAL' && !f.hasWallet) return 'NO_WALLET';
   if (f.destType === 'EXTERNAL' && !f.address.trim()) return 'ADDRESS_REQUIRED';
+  if (f.destType === 'EXTERNAL' && addressError(f.coin, f.address)) return 'ADDRESS_INVALID';
   if (f.reserve && (!f.reserveDate || !f.reserveTime)) return 'RESERVE_REQUIRED';
   return undefined;
 }
@@ -92,6 +103,11 @@ export type PurchaseValues = z.infer<typeof purchaseObject>;
  */
 export const purchaseSchema = (minKrw: number) =>
   schemaOf(purchaseObject, (v): Partial<Record<string, string>> => ({ krw: amountError(v.krw, minKrw) }));
+
+/** ADDRESS_INVALID for a typed address without the shape of `coin`'s addresses; nothing typed is no error. */
+export function addressError(coin: Coin, address: string): 'ADDRESS_INVALID' | undefined {
+  return address.trim() && !addressLooksValid(coin, address.trim()) ? 'ADDRESS_INVALID' : undefined;
+}
 
 /** Country name key of a calling code (SPEC §2: 82 Korea, 81 Japan, 1 US, else other). */
 export function countryKey(code: string): '82' | '81' | '1' | 'other' {

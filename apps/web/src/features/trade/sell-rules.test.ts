@@ -76,7 +76,8 @@ describe('sell rules (SPEC §5 "Sell"), each with its Korean message', () => {
     expect(sanitizePrice('95000000.5')).toBe('950,000,005');
     expect(sanitizePrice('12,000원')).toBe('12,000');
     expect(parsePrice('12,000')).toBe(12_000);
-    expect(sanitizeAccountNo('110-123-456 789')).toBe('110123456789');
+    expect(sanitizeAccountNo('110-123-456 789')).toBe('110-123-456789');
+    expect(sanitizeAccountNo('-110--123a')).toBe('110-123');
   });
 });
 
@@ -88,7 +89,7 @@ describe('sell form schema', () => {
     unitPriceKrw: '1,000',
     bank: '신한은행',
     customBank: '',
-    accountNo: '123',
+    accountNo: '110-123-456789',
   };
   const issues = (hasWallet: boolean, patch: Partial<typeof fields> = {}) => {
     const r = sellSchema(hasWallet).safeParse({ ...fields, ...patch });
@@ -99,5 +100,11 @@ describe('sell form schema', () => {
     expect(issues(false, { minQty: '' })).toEqual([['coin', 'WALLET_REQUIRED']]);
     expect(issues(true, { minQty: '2' })).toEqual([['minQty', 'MIN_ABOVE_MAX']]);
     expect(issues(true, { bank: '' })).toEqual([['bank', 'BANK_REQUIRED']]);
+    expect(issues(true, { bank: '카카오뱅크', accountNo: '12' })).toEqual([
+      ['accountNo', 'ACCOUNT_NO_LENGTH'],
+    ]);
+    expect(issues(true, { maxQty: '100000000', unitPriceKrw: '100,000,000' })).toEqual([
+      ['unitPriceKrw', 'LISTING_TOTAL_TOO_HIGH'],
+    ]);
   });
 });

@@ -1,6 +1,8 @@
-import { formatKrw, toUnits } from '@p2p/contract/money.ts';
+import { LIMITS } from '@p2p/contract/limits.ts';
+import { formatKrw, groupDecimal, toUnits, wonValueBig } from '@p2p/contract/money.ts';
 import { z } from 'zod';
-import { OTHER_BANK } from '../../lib/banks';
+import { bankNameOf, OTHER_BANK } from '../../lib/banks';
+import { accountNoError } from '../../lib/field-rules';
 import { schemaOf } from '../../lib/form-rules';
 
 /**
@@ -13,7 +15,10 @@ export type SellError =
   | 'BANK_REQUIRED'
   | 'BANK_NAME_REQUIRED'
   | 'NOT_POSITIVE'
-  | 'MIN_ABOVE_MAX';
+  | 'MIN_ABOVE_MAX'
+  | 'LISTING_TOTAL_TOO_HIGH'
+  | 'ACCOUNT_NO_DIGITS'
+  | 'ACCOUNT_NO_LENGTH';
 
 export interface SellFormValues {
   hasWallet: boolean;
@@ -39,12 +44,30 @@ export function sellFormError(v: SellFormValues): SellError | undefined {
   if (!v.minQty || !v.maxQty || !v.unitPriceKrw) return 'REQUIRED_FIELDS';
   if (!v.bank || !v.accountNo) return 'BANK_REQUIRED';
   if (v.bank === OTHER_BANK && !v.customBank.trim()) return 'BANK_NAME_REQUIRED';
+  const account = accountNoError(bankNameOf(v.bank, v.customBank), v.accountNo);
+  if (account === 'ACCOUNT_NO_DIGITS' || account === 'ACCOUNT_NO_LENGTH') return account;
   const min = units(v.minQty);
   const max = units(v.maxQty);
   if (min <= 0n || max <= 0n || parsePrice(v.unitPriceKrw) <= 0) return 'NOT_POSITIVE';
   if (min > max) return 'MIN_ABOVE_MAX';
+  if (listingTotal(v.maxQty, v.unitPriceKrw).over) return 'LISTING_TOTAL_TOO_HIGH';
   return undefined;
 }
+
+/**
+ * What the maximum quantity comes to at the typed unit price, exact (bigint won), grouped for display ("1,000"),
+ * and whether it passes LIMITS.maxListingTotalKrw (100억 won; the API refuses the same). null total while a
+ * part is missing. Never throws, whatever was typed.
+ */
+export function listingTotal(maxQty: string, unitPriceKrw: string): { krw: string | null; over: boolean } {
+  const price = parsePrice(unitPriceKrw);
+  const total = price > 0 ? wonValueBig(maxQty.replace(/\.$/, ''), price) : null;
+  if (total === null) return { krw: null, over: false };
+  return { krw: groupDecimal(total.toString()), over: total > BigInt(LIMITS.maxListingTotalKrw) };
+}
+
+/** The listing total limit as shown ("10,000,000,000"). */
+export const LISTING_TOTAL_LIMIT = formatKrw(LIMITS.maxListingTotalKrw);
 
 const sellObject = z.object({
   coin: z.string(),
@@ -65,6 +88,9 @@ export const SELL_ERROR_FIELD: Record<SellError, keyof SellFields> = {
   REQUIRED_FIELDS: 'minQty',
   NOT_POSITIVE: 'minQty',
   MIN_ABOVE_MAX: 'minQty',
+  LISTING_TOTAL_TOO_HIGH: 'unitPriceKrw',
+  ACCOUNT_NO_DIGITS: 'accountNo',
+  ACCOUNT_NO_LENGTH: 'accountNo',
   BANK_REQUIRED: 'bank',
   BANK_NAME_REQUIRED: 'customBank',
 };
@@ -90,15 +116,19 @@ export function sanitizePrice(raw: string): string {
   return digits ? formatKrw(Number.parseInt(digits, 10)) : '';
 }
 
-/** The won value of a price input ("12,000" -> 12000; empty -> 0). */
+/** The won value of a price input ("12,000" -> 12000; empty -> 0); at most 12 digits, so always safe. */
 export function parsePrice(s: string): number {
-  const digits = s.replace(/\D/g, '');
+  const digits = s.replace(/\D/g, '').slice(0, 15);
   return digits ? Number.parseInt(digits, 10) : 0;
 }
 
-/** Account number input: digits only. */
+/** Account number input: digits and hyphens (a hyphen never doubled or first), at most 30 characters. */
 export function sanitizeAccountNo(raw: string): string {
-  return raw.replace(/\D/g, '').slice(0, 30);
+  return raw
+    .replace(/[^\d-]/g, '')
+    .replace(/-{2,}/g, '-')
+    .replace(/^-/, '')
+    .slice(0, 30);
 }
 
 /** Keeps digits and the first dot, at most `decimals` fractional digits, no leading zeros ("007" -> "7"). */

@@ -12,6 +12,16 @@ const purchaseType = z.enum(['instant', 'reserve']);
 const purchaseState = z.object({
   tradeData: tradeListing.extend({ unitPriceKrw: tradeListing.shape.unitPriceKrw.positive() }),
   purchaseType,
+  /** What the buyer had typed when they went on to /verify: back on /purchase the form shows it again. */
+  draft: z
+    .object({
+      krw: z.number().int().nonnegative(),
+      destType: z.enum(['INTERNAL', 'EXTERNAL']),
+      address: z.string().max(200),
+      reserveDate: z.string().max(10),
+      reserveTime: z.string().max(5),
+    })
+    .optional(),
 });
 export type PurchaseState = z.infer<typeof purchaseState>;
 

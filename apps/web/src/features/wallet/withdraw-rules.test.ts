@@ -4,6 +4,7 @@ import {
   canWithdraw,
   formatDestTagInput,
   formatWithdrawInput,
+  isOwnAddress,
   parseDestTag,
   plainAmount,
   validateWithdraw,
@@ -87,5 +88,18 @@ describe('XRP destination tag (DECISIONS §17)', () => {
     });
     expect(validateWithdraw({ ...v, destTag: '123' }, 'XRP', '10')).toEqual({});
     expect(kr.withdraw.destTagInvalid).toContain('4294967295');
+  });
+});
+
+describe("the member's own deposit address", () => {
+  const btc = { address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', destinationTag: null };
+  const xrp = { address: 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe', destinationTag: 77 };
+  it('is refused as typed (ADDRESS_SELF); XRP only with the member own tag', () => {
+    expect(isOwnAddress({ address: ` ${btc.address} ` }, btc)).toBe(true);
+    expect(isOwnAddress({ address: 'bc1qother' }, btc)).toBe(false);
+    expect(isOwnAddress({ address: xrp.address, destTag: '77' }, xrp)).toBe(true);
+    expect(isOwnAddress({ address: xrp.address, destTag: '78' }, xrp)).toBe(false);
+    const v = { destType: 'EXTERNAL' as const, address: btc.address, amount: '', password: '' };
+    expect(validateWithdraw(v, 'BTC', '1', btc).address).toBe('ADDRESS_SELF');
   });
 });

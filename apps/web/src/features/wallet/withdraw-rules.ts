@@ -96,8 +96,8 @@ const withdrawObject = z.object({
 export type WithdrawValues = z.infer<typeof withdrawObject>;
 
 /**
- * Field -> error code while typing: ADDRESS_INVALID for an address without the shape of the coin's addresses
- *, DEST_TAG_INVALID for an XRP tag that is not an integer 0..2^32-1, the amount rules above. Empty
+ * Field -> error code while typing: ADDRESS_INVALID for an address without the shape of the coin's addresses,
+ * ADDRESS_SELF for the member's own deposit address, DEST_TAG_INVALID for an XRP tag that is not an integer 0..2^32-1, the amount rules above. Empty
  * fields are no error (the button stays disabled, `canWithdraw`); the password is checked when the member
  * confirms.
  */
@@ -105,14 +105,31 @@ export function validateWithdraw(
   v: WithdrawValues,
   coin: Coin | undefined,
   balance: string,
+  own?: { address: string; destinationTag: number | null },
 ): Partial<Record<keyof WithdrawValues, string>> {
   const e: Partial<Record<keyof WithdrawValues, string>> = {};
   if (coin && v.address.trim() && !addressLooksValid(coin, v.address)) e.address = 'ADDRESS_INVALID';
+  else if (own && isOwnAddress(v, own)) e.address = 'ADDRESS_SELF';
   if (coin === 'XRP' && parseDestTag(v.destTag ?? '') === undefined) e.destTag = 'DEST_TAG_INVALID';
   const amount = withdrawAmountError(v.amount, balance);
   if (amount) e.amount = amount;
   return e;
 }
 
-export const withdrawSchema = (coin: Coin | undefined, balance: string) =>
-  schemaOf(withdrawObject, (v) => validateWithdraw(v, coin, balance));
+export const withdrawSchema = (
+  coin: Coin | undefined,
+  balance: string,
+  own?: { address: string; destinationTag: number | null },
+) => schemaOf(withdrawObject, (v) => validateWithdraw(v, coin, balance, own));
+
+/**
+ * ADDRESS_SELF: the member's own deposit address (the API refuses it too, SELF_TRANSFER). For XRP the
+ * deposit address is the platform's shared account, so only that account with the member's own tag is theirs.
+ */
+export function isOwnAddress(
+  v: Pick<WithdrawValues, 'address' | 'destTag'>,
+  own: { address: string; destinationTag: number | null },
+): boolean {
+  if (v.address.trim().toLowerCase() !== own.address.toLowerCase()) return false;
+  return own.destinationTag === null || parseDestTag(v.destTag ?? '') === own.destinationTag;
+}

@@ -14,7 +14,7 @@ import { StickyCta } from '../../../components/ui/StickyCta';
 import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks';
+import { accountDigitsHint, BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks';
 import { errorText, fieldText } from '../../../lib/errors';
 import { phoneError } from '../../../lib/field-rules';
 import { type Profile, useMe } from '../../../lib/me';
@@ -179,7 +179,7 @@ export default function ModifyPage() {
             placeholder={t('account:modify.accountNoPlaceholder')}
             {...register('accountNo')}
             error={err('accountNo')}
-            hint={t('account:modify.ownName')}
+            hint={`${t('account:modify.ownName')} ${v.bank ? accountDigitsHint(bankNameOf(v.bank, v.customBank)) : ''}`}
           />
           {askCurrent && (
             <PasswordField

@@ -1,4 +1,5 @@
 import type { BuyOrderDetail, SellListingDetail, SellOrderDetail } from '@p2p/contract';
+import { orderHolderName } from '@p2p/contract/names.ts';
 import { formatPhone } from '@p2p/contract/phone.ts';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/Card';
@@ -110,17 +111,27 @@ export function OrderDetailCard({
           </KeyValueList>
         </Card>
       ) : (
-        <Card>
-          <h2 className={s.sectionTitle}>{t('receipt.depositTo')}</h2>
-          <KeyValueList>
-            <KeyValue label={t('purchase.seller')}>{order.sellerNickName}</KeyValue>
-            <KeyValue label={t('receipt.accountHolder')}>{order.sellerAccountHolder}</KeyValue>
-            <KeyValue label={t('receipt.bank')}>{order.sellerBankName}</KeyValue>
-            <KeyValue label={t('receipt.accountNo')}>{order.sellerAccountNo}</KeyValue>
-          </KeyValueList>
-        </Card>
+        <DepositToCard order={order} />
       )}
     </>
+  );
+}
+
+/** The buyer's view of the account paid into: the holder's name by the one masking rule (DECISIONS §10). */
+function DepositToCard({ order }: { order: BuyOrderDetail }) {
+  const { t } = useTranslation('trade');
+  return (
+    <Card>
+      <h2 className={s.sectionTitle}>{t('receipt.depositTo')}</h2>
+      <KeyValueList>
+        <KeyValue label={t('purchase.seller')}>{order.sellerNickName}</KeyValue>
+        <KeyValue label={t('receipt.accountHolder')} testId="detail-holder">
+          {orderHolderName(order.status, order.sellerAccountHolder)}
+        </KeyValue>
+        <KeyValue label={t('receipt.bank')}>{order.sellerBankName}</KeyValue>
+        <KeyValue label={t('receipt.accountNo')}>{order.sellerAccountNo}</KeyValue>
+      </KeyValueList>
+    </Card>
   );
 }
 

@@ -1,4 +1,5 @@
 import type { BuyOrderCreated, BuyOrderDetail, SellOrderDetail } from '@p2p/contract';
+import { orderHolderName } from '@p2p/contract/names.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/Card';
@@ -40,7 +41,7 @@ export function BuyerOrderLive({
       <OrderActions
         order={{
           ...order,
-          holder: order.sellerAccountHolder,
+          holder: orderHolderName(order.status, order.sellerAccountHolder),
           counterpart: order.sellerNickName,
         }}
         side="buyer"
@@ -109,7 +110,11 @@ export function SellerOrderLive({
         </Card>
       )}
       <OrderActions
-        order={{ ...order, holder: order.sellerAccountHolder, counterpart: order.buyerNickname }}
+        order={{
+          ...order,
+          holder: orderHolderName(order.status, order.sellerAccountHolder),
+          counterpart: order.buyerNickname,
+        }}
         side="seller"
         actions={actions}
         onMoved={onMoved}

@@ -1,4 +1,5 @@
 import type { BuyOrderCreated, SellListingDetail } from '@p2p/contract';
+import { orderHolderName } from '@p2p/contract/names.ts';
 import { formatPhone } from '@p2p/contract/phone.ts';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/Card';
@@ -42,7 +43,9 @@ export function PurchaseReceipt({ order, reserve }: { order: BuyOrderCreated; re
         <h2 className={s.sectionTitle}>{t('receipt.depositTo')}</h2>
         <KeyValueList>
           <KeyValue label={t('purchase.seller')}>{order.sellerNickName}</KeyValue>
-          <KeyValue label={t('receipt.accountHolder')}>{order.sellerAccountHolder}</KeyValue>
+          <KeyValue label={t('receipt.accountHolder')} testId="receipt-holder">
+            {orderHolderName(order.status, order.sellerAccountHolder)}
+          </KeyValue>
           <KeyValue label={t('receipt.phone')}>{formatPhone(order.sellerPhone)}</KeyValue>
           <KeyValue label={t('receipt.bank')}>{order.sellerBankName}</KeyValue>
           <KeyValue label={t('receipt.accountNo')} testId="receipt-account">

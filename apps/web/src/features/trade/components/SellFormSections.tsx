@@ -7,7 +7,7 @@ import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
-import { BANKS, OTHER_BANK } from '../../../lib/banks';
+import { accountDigitsHint, BANKS, bankNameOf, OTHER_BANK } from '../../../lib/banks';
 import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
 import type { Profile } from '../../../lib/me';
@@ -15,7 +15,13 @@ import { notify } from '../../../lib/toast';
 import { usePrices } from '../../home/api/get-prices';
 import { useCreateWallet } from '../../wallet';
 import { countryKey } from '../purchase-rules';
-import { type SellFields, sanitizeAccountNo, sanitizePrice, sanitizeSellQty } from '../sell-rules';
+import {
+  LISTING_TOTAL_LIMIT,
+  type SellFields,
+  sanitizeAccountNo,
+  sanitizePrice,
+  sanitizeSellQty,
+} from '../sell-rules';
 import s from '../trade.module.css';
 
 /** The text of the form's one error when it is one of `codes` (sell.errors.*), else undefined. */
@@ -96,16 +102,21 @@ export function SellCoinSection({ coin, onCoin, wallet, walletsPending, errText 
 
 interface TermsProps {
   fields: Pick<SellFields, 'minQty' | 'maxQty' | 'unitPriceKrw'>;
-  /** What the maximum quantity comes to at the unit price, in won; null until both are there. */
-  totalKrw: number | null;
+  /** What the maximum quantity comes to at the unit price (grouped won, null until both are there), and
+   * whether it passes the listing total limit. */
+  total: { krw: string | null; over: boolean };
   set: (name: 'minQty' | 'maxQty' | 'unitPriceKrw', value: string) => void;
   errText: SellErrorText;
 }
 
 /** /sell: the minimum and maximum quantity and the unit price in won, each cleaned as it is typed. */
-export function SellTermsSection({ fields, totalKrw, set, errText }: TermsProps) {
+export function SellTermsSection({ fields, total, set, errText }: TermsProps) {
   const { t } = useTranslation('trade');
   const { minQty, maxQty, unitPriceKrw: price } = fields;
+  // Beyond the limit the total line turns into the refusal at once, in won, before any submit.
+  const overText = total.over
+    ? t('sell.errors.LISTING_TOTAL_TOO_HIGH', { limit: LISTING_TOTAL_LIMIT, krw: total.krw })
+    : undefined;
   return (
     <Card className={s.form}>
       <h2 className={s.sectionTitle}>{t('sell.terms')}</h2>
@@ -134,7 +145,8 @@ export function SellTermsSection({ fields, totalKrw, set, errText }: TermsProps)
         value={price}
         placeholder="0"
         onChange={(e) => set('unitPriceKrw', sanitizePrice(e.currentTarget.value))}
-        hint={totalKrw === null ? undefined : t('sell.total', { krw: formatWon(totalKrw) })}
+        error={overText ?? errText(['LISTING_TOTAL_TOO_HIGH'])}
+        hint={total.krw === null ? undefined : t('sell.total', { krw: total.krw })}
         aside={
           <span className={s.muted} style={{ alignSelf: 'center' }}>
             {t('wonUnit')}
@@ -204,6 +216,8 @@ export function SellAccountSection({ fields, set, errText }: AccountProps) {
         value={accountNo}
         placeholder={t('sell.accountPlaceholder')}
         onChange={(e) => set('accountNo', sanitizeAccountNo(e.currentTarget.value))}
+        error={errText(['ACCOUNT_NO_DIGITS', 'ACCOUNT_NO_LENGTH'])}
+        hint={bank ? accountDigitsHint(bankNameOf(bank, customBank)) : undefined}
         data-testid="sell-account"
       />
     </Card>

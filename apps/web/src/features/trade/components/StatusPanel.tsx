@@ -1,8 +1,10 @@
-import type { OrderDispute } from '@p2p/contract';
+import type { DisputeResolution, OrderDispute } from '@p2p/contract';
 import type { OrderStatus } from '@p2p/contract/enums.ts';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { cardClassName } from '../../../components/ui/Card';
-import { formatClock } from '../../../lib/format-time';
+import { paths } from '../../../config/paths';
+import { durationText, formatClock } from '../../../lib/format-time';
 import { useSecondsLeft } from '../hooks/use-seconds-left';
 import { formatRemaining, type OrderSide } from '../protocol-rules';
 import s from '../trade.module.css';
@@ -58,6 +60,9 @@ export function StatusPanel({
         </p>
       )}
       {order.dispute && <DisputeRecord dispute={order.dispute} />}
+      {order.dispute?.resolution && (
+        <DisputeOutcome orderId={order.orderId} resolution={order.dispute.resolution} side={side} />
+      )}
     </section>
   );
 }
@@ -84,6 +89,39 @@ function DisputeRecord({ dispute }: { dispute: OrderDispute }) {
           </p>
         ) : null,
       )}
+    </div>
+  );
+}
+
+/**
+ * The operator's decision on a dispute, as both parties see it (DECISIONS §11): what became of the coins,
+ * the operator's reason, how long the dispute took and when it ended, and where to ask about it.
+ */
+function DisputeOutcome(p: { orderId: number; resolution: DisputeResolution; side: OrderSide }) {
+  const { t } = useTranslation('trade');
+  const r = p.resolution;
+  return (
+    <div className={s.disputeBox} data-testid="dispute-outcome" data-outcome={r.outcome}>
+      <div className={s.disputeHead}>{t(`protocol.resolution.${r.outcome}.${p.side}`)}</div>
+      <p className={s.disputeText} data-testid="dispute-outcome-reason">
+        <strong>{t('protocol.resolution.reason')}</strong> {r.reason ?? '-'}
+      </p>
+      <p className={s.disputeText} data-testid="dispute-outcome-took">
+        {t('protocol.resolution.took', {
+          duration: durationText(r.tookSec),
+          at: formatClock(r.resolvedAt),
+        })}
+      </p>
+      <p className={s.disputeText}>
+        {t('protocol.resolution.ask', { id: p.orderId })}{' '}
+        <Link
+          to={paths.contact.path}
+          style={{ display: 'inline-flex', alignItems: 'center', minHeight: 44 }}
+          data-testid="dispute-outcome-contact"
+        >
+          {t('protocol.resolution.contact')}
+        </Link>
+      </p>
     </div>
   );
 }

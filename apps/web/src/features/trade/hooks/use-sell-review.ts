@@ -23,7 +23,7 @@ function reviewOf(v: SellFields, me: Profile | undefined): SellReview {
     bankName,
     accountNo: v.accountNo,
     accountHolder: me?.name ?? '',
-    otherThanProfile: bankName !== me?.bankName || v.accountNo !== me?.accountNo,
+    otherThanProfile: bankName !== me?.bankName || v.accountNo.replace(/-/g, '') !== me?.accountNo,
   };
 }
 

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { BuyOrderCreateBody, DestType } from '@p2p/contract';
+import type { BuyOrderCreateBody, Coin, DestType } from '@p2p/contract';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -17,6 +17,7 @@ import { AmountField } from '../components/AmountField';
 import { ListingSummary } from '../components/ListingSummary';
 import { ReservePicker } from '../components/ReservePicker';
 import {
+  addressError,
   minimumKrw,
   type PurchaseValues,
   purchaseBlocker,
@@ -42,7 +43,14 @@ export default function PurchasePage() {
   const form = useForm<PurchaseValues>({
     resolver: (values, context, options) => zodResolver(purchaseSchema(minKrw))(values, context, options),
     mode: 'onChange',
-    defaultValues: { krw: 0, destType: 'INTERNAL', address: '', reserveDate: '', reserveTime: '' },
+    // Back from /verify: what was typed, kept in this history entry's state.
+    defaultValues: state?.draft ?? {
+      krw: 0,
+      destType: 'INTERNAL',
+      address: '',
+      reserveDate: '',
+      reserveTime: '',
+    },
   });
   const { setValue, watch, formState } = form;
   const { krw, destType, address, reserveDate: date, reserveTime: time } = watch();
@@ -54,6 +62,7 @@ export default function PurchasePage() {
   const wallet = wallets.data?.find((w) => w.coinCode === listing.coinCode && w.status === 'ACTIVE');
   const amountErr = formState.errors.krw?.message;
   const blocker = purchaseBlocker({
+    coin: listing.coinCode,
     krw,
     minKrw,
     destType,
@@ -64,8 +73,10 @@ export default function PurchasePage() {
     reserveTime: time,
   });
 
-  const submit = form.handleSubmit(() => {
+  const submit = form.handleSubmit((draft) => {
     if (blocker) return;
+    // Going back from /verify lands on this entry: keep the form in its state first.
+    navigate(location.pathname, { replace: true, state: { ...state, draft } });
     const request: BuyOrderCreateBody = {
       listingId: listing.listingId,
       krwAmount: krw,
@@ -103,44 +114,15 @@ export default function PurchasePage() {
           </span>
         </div>
       </Card>
-      <Card className={s.form}>
-        <h2 className={s.sectionTitle}>{t('purchase.receiveAddress')}</h2>
-        <SegmentedControl<DestType>
-          label={t('purchase.receiveAddress')}
-          value={destType}
-          onChange={(d: DestType) => setValue('destType', d, opts)}
-          options={[
-            { value: 'INTERNAL', label: t('purchase.destInternal') },
-            { value: 'EXTERNAL', label: t('purchase.destExternal') },
-          ]}
-          testId="dest"
-        />
-        <div style={{ marginTop: 8 }}>
-          {destType === 'EXTERNAL' ? (
-            <AddressField
-              label={t('purchase.addressLabel')}
-              value={address}
-              placeholder={t('purchase.addressPlaceholder')}
-              onChange={(a) => setValue('address', a, opts)}
-              testId="dest-address"
-              scanTestId="open-scanner"
-            />
-          ) : wallet ? (
-            <div className={s.stack}>
-              <span className={s.muted}>{t('purchase.internalAddress')}</span>
-              <div className={`${s.readonlyBox} ${s.mono}`} data-testid="internal-address">
-                {wallet.address}
-              </div>
-            </div>
-          ) : wallets.isPending ? (
-            <Skeleton height={48} />
-          ) : (
-            <div className={s.warning} data-testid="no-wallet">
-              {t('purchase.errors.NO_WALLET')}
-            </div>
-          )}
-        </div>
-      </Card>
+      <ReceiveAddressCard
+        coin={listing.coinCode}
+        destType={destType}
+        address={address}
+        walletAddress={wallet?.address}
+        walletsPending={wallets.isPending}
+        onDestType={(d) => setValue('destType', d, opts)}
+        onAddress={(a) => setValue('address', a, opts)}
+      />
       {reserve && (
         <Card className={s.form}>
           <h2 className={s.sectionTitle}>{t('purchase.reserveTitle')}</h2>
@@ -174,9 +156,69 @@ export default function PurchasePage() {
           style={{ minHeight: 20, margin: '8px 0 0', textAlign: 'center' }}
           data-testid="purchase-why"
         >
-          {blocker && blocker !== amountErr && blocker !== 'NO_WALLET' ? t(`purchase.errors.${blocker}`) : ''}
+          {blocker && blocker !== amountErr && blocker !== 'NO_WALLET'
+            ? t(`purchase.errors.${blocker}`, { coin: listing.coinCode })
+            : ''}
         </p>
       </StickyCta>
     </Page>
+  );
+}
+
+/**
+ * Where the coins go: the member's internal wallet (its address shown) or a personal wallet, whose address is
+ * checked against the coin's address shape as it is typed or scanned (before the SMS step).
+ */
+function ReceiveAddressCard(p: {
+  coin: Coin;
+  destType: DestType;
+  address: string;
+  walletAddress: string | undefined;
+  walletsPending: boolean;
+  onDestType: (d: DestType) => void;
+  onAddress: (a: string) => void;
+}) {
+  const { t } = useTranslation('trade');
+  const invalid = addressError(p.coin, p.address);
+  return (
+    <Card className={s.form}>
+      <h2 className={s.sectionTitle}>{t('purchase.receiveAddress')}</h2>
+      <SegmentedControl<DestType>
+        label={t('purchase.receiveAddress')}
+        value={p.destType}
+        onChange={p.onDestType}
+        options={[
+          { value: 'INTERNAL', label: t('purchase.destInternal') },
+          { value: 'EXTERNAL', label: t('purchase.destExternal') },
+        ]}
+        testId="dest"
+      />
+      <div style={{ marginTop: 8 }}>
+        {p.destType === 'EXTERNAL' ? (
+          <AddressField
+            label={t('purchase.addressLabel')}
+            value={p.address}
+            placeholder={t('purchase.addressPlaceholder')}
+            onChange={p.onAddress}
+            error={invalid ? t(`purchase.errors.${invalid}`, { coin: p.coin }) : undefined}
+            testId="dest-address"
+            scanTestId="open-scanner"
+          />
+        ) : p.walletAddress ? (
+          <div className={s.stack}>
+            <span className={s.muted}>{t('purchase.internalAddress')}</span>
+            <div className={`${s.readonlyBox} ${s.mono}`} data-testid="internal-address">
+              {p.walletAddress}
+            </div>
+          </div>
+        ) : p.walletsPending ? (
+          <Skeleton height={48} />
+        ) : (
+          <div className={s.warning} data-testid="no-wallet">
+            {t('purchase.errors.NO_WALLET')}
+          </div>
+        )}
+      </div>
+    </Card>
   );
 }

@@ -1,7 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { OrderStatus } from '@p2p/contract/enums.ts';
+import { LIMITS } from '@p2p/contract/limits.ts';
+import type { SellOrderDetail } from '@p2p/contract/market.ts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type UseFormReturn, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { Page } from '../../../components/layout/Page';
@@ -25,17 +28,27 @@ import { canRelease, memberActions } from '../protocol-rules';
 import s from '../trade.module.css';
 import { orderIdOf } from '../trade-state';
 
+/** The title's key for the order's state: the release while it is open, else what became of the order. */
+function titleKey(status: OrderStatus | undefined): string {
+  if (status === 'COMPLETED') return 'proceed.titleDone';
+  if (status === 'DISPUTED') return 'proceed.titleDisputed';
+  if (status === undefined || status === 'REQUESTED' || status === 'PAID') return 'proceed.title';
+  return 'proceed.titleEnded';
+}
+
 /**
  * /proceed (SPEC §2, §5 "Proceed"; DECISIONS §11, §13): the seller's deliberate release. It names what
  * leaves (quantity, to whom) and what to check first; the seller ticks that the amount arrived and that
- * the depositor is the buyer's real name, enters the TxID (trimmed, required) and their password, and
- * confirms once more in a red sheet that says it cannot be undone. Needs the order id from /view_details,
- * else 주문 정보가 없습니다. and /myinfo.
+ * the depositor is the buyer's real name, keeps or edits the deposit note (입금 확인 메모, prefilled with the
+ * buyer's name, 1-100 printable characters) and their password, and confirms once more in a red sheet that
+ * says it cannot be undone. The title follows the order's state (거래 완료 only once it is). Needs the order id
+ * from /view_details, else 주문 정보가 없습니다. and /myinfo.
  */
 export default function ReleaseEscrowPage() {
   const { t } = useTranslation('trade');
   const navigate = useNavigate();
   const orderId = orderIdOf(useLocation().state);
+  const q = useQuery({ ...orderQueries.seller(orderId ?? 0), enabled: orderId !== null });
   const warned = useRef(false);
   useEffect(() => {
     if (orderId !== null || warned.current) return;
@@ -43,40 +56,38 @@ export default function ReleaseEscrowPage() {
     notify.error(t('proceed.missingOrder'));
     navigate(paths.myInfo.path, { replace: true });
   }, [orderId, navigate, t]);
+  useEffect(() => {
+    if (q.isError && !q.data) navigate(paths.myInfo.path, { replace: true });
+  }, [q.isError, q.data, navigate]);
   if (orderId === null) return null;
   return (
-    <Page title={t('proceed.title')}>
-      <ReleaseForm orderId={orderId} />
+    <Page title={t(titleKey(q.data?.status))}>
+      {q.data ? (
+        <ReleaseForm order={q.data} refetch={() => void q.refetch()} />
+      ) : (
+        <DetailSkeleton kind="release" />
+      )}
     </Page>
   );
 }
 
-function ReleaseForm({ orderId }: { orderId: number }) {
+function ReleaseForm({ order, refetch }: { order: SellOrderDetail; refetch: () => void }) {
   const { t } = useTranslation('trade');
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const q = useQuery(orderQueries.seller(orderId));
-  // The TxID's error shows from its first blur, then while typing (mode onTouched).
+  const orderId = order.orderId;
+  // The note's error shows as it is typed (mode onChange): it comes prefilled, so a blur may never happen.
   const form = useForm<ProceedValues>({
     resolver: zodResolver(proceedSchema),
-    mode: 'onTouched',
-    defaultValues: { amountChecked: false, nameChecked: false, txid: '', password: '' },
+    mode: 'onChange',
+    defaultValues: { amountChecked: false, nameChecked: false, txid: order.buyerName, password: '' },
   });
-  const { register, setValue, watch, setError, clearErrors, formState } = form;
-  const { amountChecked, nameChecked, txid, password } = watch();
+  const { amountChecked, nameChecked, txid, password } = form.watch();
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-  const order = q.data;
-  useEffect(() => {
-    if (q.isError && !order) navigate(paths.myInfo.path, { replace: true });
-  }, [q.isError, order, navigate]);
-  if (!order) return <DetailSkeleton kind="release" />;
-
-  const amount = formatWon(order.requestKrwAmount);
   const qty = `${formatQty(order.requestQty)} ${order.coinCode}`;
   const allowed = memberActions(order, 'seller', Date.now()).actions.includes('complete');
   const ready = canRelease({ amountChecked, nameChecked, txid, password, submitting });
-  const error = formState.errors.txid?.message;
 
   const release = async (): Promise<boolean> => {
     setSubmitting(true);
@@ -85,75 +96,23 @@ function ReleaseForm({ orderId }: { orderId: number }) {
       notify.success(t('proceed.success'));
       await qc.invalidateQueries();
       navigate(paths.myInfo.path, { replace: true });
-      return true;
     } catch (err) {
       const wrong = err instanceof ApiError && err.code === 'INVALID_CREDENTIALS';
-      if (wrong) setError('password', { type: 'server', message: t('common:stepUp.wrongPassword') });
+      if (wrong) form.setError('password', { type: 'server', message: t('common:stepUp.wrongPassword') });
       notify.error(
         wrong ? t('common:stepUp.wrongPassword') : errorText(err, 'trade:proceed.failed', 'trade'),
       );
-      void q.refetch();
-      return true;
+      refetch();
     } finally {
       setSubmitting(false);
     }
+    return true;
   };
 
   return (
     <>
-      <StatusPanel order={order} side="seller" disputeLater={null} onDue={() => void q.refetch()} />
-      <Card className={s.form} data-testid="release-form">
-        <h2 className={s.sectionTitle}>{t('release.heading', { qty, buyer: order.buyerNickname })}</h2>
-        <p className={s.dialogText}>{t('release.intro')}</p>
-        <label className={s.checkRow}>
-          <input
-            type="checkbox"
-            checked={amountChecked}
-            onChange={(e) => setValue('amountChecked', e.currentTarget.checked)}
-            disabled={!allowed}
-            data-testid="release-check-amount"
-          />
-          <span>
-            {t('release.checkAmount', {
-              amount,
-              bank: order.sellerBankName,
-              account: order.sellerAccountNo,
-            })}
-          </span>
-        </label>
-        <label className={s.checkRow}>
-          <input
-            type="checkbox"
-            checked={nameChecked}
-            onChange={(e) => setValue('nameChecked', e.currentTarget.checked)}
-            disabled={!allowed}
-            data-testid="release-check-name"
-          />
-          <span>{t('release.checkName', { name: order.buyerName })}</span>
-        </label>
-        <TextField
-          label={t('proceed.txid')}
-          placeholder={t('proceed.placeholder')}
-          autoComplete="off"
-          spellCheck={false}
-          maxLength={128}
-          {...register('txid')}
-          error={error ? t(`proceed.errors.${error}`) : undefined}
-          hint={t('proceed.description')}
-          data-testid="proceed-txid"
-        />
-        <PasswordField
-          label={t('proceed.password')}
-          autoComplete="current-password"
-          {...register('password', { onChange: () => clearErrors('password') })}
-          error={formState.errors.password?.message}
-          hint={t('release.passwordHint')}
-          data-testid="proceed-password"
-        />
-        <p className={s.dialogWarn} data-testid="release-irreversible">
-          {t('release.irreversible', { qty, buyer: order.buyerNickname })}
-        </p>
-      </Card>
+      <StatusPanel order={order} side="seller" disputeLater={null} onDue={refetch} />
+      <ReleaseFields order={order} form={form} allowed={allowed} qty={qty} />
       <Button
         block
         className={s.danger}
@@ -176,10 +135,83 @@ function ReleaseForm({ orderId }: { orderId: number }) {
         testId="release-sheet"
       >
         <p className={s.dialogLead}>
-          {t('release.confirmMessage', { qty, buyer: order.buyerNickname, name: order.buyerName, amount })}
+          {t('release.confirmMessage', {
+            qty,
+            buyer: order.buyerNickname,
+            name: order.buyerName,
+            amount: formatWon(order.requestKrwAmount),
+          })}
         </p>
         <p className={s.dialogWarn}>{t('release.irreversibleShort')}</p>
       </ProtocolDialog>
     </>
+  );
+}
+
+/** The two checks the seller makes in their bank account, the deposit note and the step-up password. */
+function ReleaseFields(p: {
+  order: SellOrderDetail;
+  form: UseFormReturn<ProceedValues>;
+  allowed: boolean;
+  qty: string;
+}) {
+  const { t } = useTranslation('trade');
+  const { order, form, allowed, qty } = p;
+  const { register, setValue, watch, clearErrors, formState } = form;
+  const error = formState.errors.txid?.message;
+  return (
+    <Card className={s.form} data-testid="release-form">
+      <h2 className={s.sectionTitle}>{t('release.heading', { qty, buyer: order.buyerNickname })}</h2>
+      <p className={s.dialogText}>{t('release.intro')}</p>
+      <label className={s.checkRow}>
+        <input
+          type="checkbox"
+          checked={watch('amountChecked')}
+          onChange={(e) => setValue('amountChecked', e.currentTarget.checked)}
+          disabled={!allowed}
+          data-testid="release-check-amount"
+        />
+        <span>
+          {t('release.checkAmount', {
+            amount: formatWon(order.requestKrwAmount),
+            bank: order.sellerBankName,
+            account: order.sellerAccountNo,
+          })}
+        </span>
+      </label>
+      <label className={s.checkRow}>
+        <input
+          type="checkbox"
+          checked={watch('nameChecked')}
+          onChange={(e) => setValue('nameChecked', e.currentTarget.checked)}
+          disabled={!allowed}
+          data-testid="release-check-name"
+        />
+        <span>{t('release.checkName', { name: order.buyerName })}</span>
+      </label>
+      <TextField
+        label={t('proceed.txid')}
+        placeholder={t('proceed.placeholder')}
+        autoComplete="off"
+        spellCheck={false}
+        maxLength={LIMITS.depositNoteMax + 20}
+        disabled={!allowed}
+        {...register('txid')}
+        error={error ? t(`proceed.errors.${error}`) : undefined}
+        hint={t('proceed.description')}
+        data-testid="proceed-txid"
+      />
+      <PasswordField
+        label={t('proceed.password')}
+        autoComplete="current-password"
+        {...register('password', { onChange: () => clearErrors('password') })}
+        error={formState.errors.password?.message}
+        hint={t('release.passwordHint')}
+        data-testid="proceed-password"
+      />
+      <p className={s.dialogWarn} data-testid="release-irreversible">
+        {t('release.irreversible', { qty, buyer: order.buyerNickname })}
+      </p>
+    </Card>
   );
 }

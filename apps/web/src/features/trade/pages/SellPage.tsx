@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/Button';
 import { StickyCta } from '../../../components/ui/StickyCta';
 import { useMe } from '../../../lib/me';
 import { notify } from '../../../lib/toast';
-import { useWallets, wonValueOf } from '../../wallet';
+import { useWallets } from '../../wallet';
 import {
   SellAccountSection,
   SellCoinSection,
@@ -18,12 +18,16 @@ import {
 import { SellReviewSheet } from '../components/SellReviewSheet';
 import { useSellForm } from '../hooks/use-sell-form';
 import { useSellReview } from '../hooks/use-sell-review';
-import { parsePrice, type SellFields } from '../sell-rules';
+import { LISTING_TOTAL_LIMIT, listingTotal, type SellFields } from '../sell-rules';
 
 /** A refused form: the first broken rule as a toast, and its field brought into view. */
-function showFirstError(errors: FieldErrors<SellFields>, t: TFunction<'trade'>): void {
+function showFirstError(
+  errors: FieldErrors<SellFields>,
+  t: TFunction<'trade'>,
+  vars: Record<string, string | null>,
+): void {
   const code = Object.values(errors)[0]?.message;
-  if (code) notify.error(t(`sell.errors.${code}`));
+  if (code) notify.error(t(`sell.errors.${code}`, vars));
   // the message sits next to its field: bring that field into view
   requestAnimationFrame(() =>
     document
@@ -50,14 +54,14 @@ export default function SellPage() {
   const set = (name: keyof SellFields, value: string) => setValue(name, value);
   const wallet = walletOf(coin);
   const review = useSellReview(me, wallet?.id ?? null);
-  // For reference while pricing: what the seller holds, the market rate and what it all comes to.
-  const unitPrice = parsePrice(v.unitPriceKrw);
-  const maxPlain = v.maxQty.replace(/\.$/, '');
-  const totalKrw = maxPlain && unitPrice > 0 ? wonValueOf(maxPlain, unitPrice) : null;
+  // For reference while pricing: what the seller holds, the market rate and what it all comes to (exact:
+  // 100,000,000 TRX at 100,000,000 won is a message beyond the limit, never a crash).
+  const total = listingTotal(v.maxQty, v.unitPriceKrw);
+  const vars = { limit: LISTING_TOTAL_LIMIT, krw: total.krw };
 
   const error = Object.values(formState.errors)[0]?.message;
   const errText = (codes: string[]) =>
-    error && codes.includes(error) ? t(`sell.errors.${error}`) : undefined;
+    error && codes.includes(error) ? t(`sell.errors.${error}`, vars) : undefined;
 
   return (
     <Page title={t('sell.title')}>
@@ -71,7 +75,7 @@ export default function SellPage() {
         walletsPending={wallets.isPending}
         errText={errText}
       />
-      <SellTermsSection fields={v} totalKrw={totalKrw} set={set} errText={errText} />
+      <SellTermsSection fields={v} total={total} set={set} errText={errText} />
       <SellerInfoSection me={me} />
       <SellAccountSection fields={v} set={set} errText={errText} />
       <SellNotice />
@@ -82,7 +86,7 @@ export default function SellPage() {
           onClick={() =>
             void form.handleSubmit(
               () => review.open(v),
-              (errors) => showFirstError(errors, t),
+              (errors) => showFirstError(errors, t, vars),
             )()
           }
           disabled={review.busy}

@@ -11,6 +11,15 @@ export function isChainDeposit(tr: Transfer): tr is Transfer & { requiredConfirm
   return tr.type === 'DEPOSIT' && tr.requiredConfirmations !== null;
 }
 
+/**
+ * What the row was for the member: a P2P sale out of escrow (SALE, not a withdrawal), a P2P purchase's
+ * delivery (PURCHASE), else a withdrawal or a deposit.
+ */
+function kindOf(tr: Transfer): 'SALE' | 'PURCHASE' | Transfer['type'] {
+  if (tr.buyOrderId === null) return tr.type;
+  return tr.type === 'WITHDRAW' ? 'SALE' : 'PURCHASE';
+}
+
 /** Credited deposits in green, deposits that never reached the balance struck through, the rest plain. */
 function amountTone(tr: Transfer): string {
   if (tr.status === 'DROPPED' || tr.status === 'BELOW_MINIMUM') return w.notCredited ?? '';
@@ -112,8 +121,8 @@ export function TransferRow({ tr }: { tr: Transfer }) {
     >
       <div className={w.transferTop}>
         <div className={w.transferMain}>
-          <strong>
-            {t(`transfer.type.${tr.type}`)} · {status}
+          <strong data-testid="transfer-kind">
+            {t(`transfer.type.${kindOf(tr)}`)} · {status}
           </strong>
           <span className={w.muted}>{formatDateTime(tr.createdAt)}</span>
           {tr.address && (
@@ -128,6 +137,11 @@ export function TransferRow({ tr }: { tr: Transfer }) {
           {formatQty(tr.amount, 8)} {tr.coinCode}
         </span>
       </div>
+      {tr.status === 'REJECTED' && tr.reason && (
+        <p className={w.transferNote} data-testid="transfer-reason">
+          {t('transfer.rejectedReason', { reason: tr.reason })}
+        </p>
+      )}
       {chain && tr.txid && <TxidLine txid={tr.txid} />}
       {chain && <ChainProgress tr={tr} />}
     </div>

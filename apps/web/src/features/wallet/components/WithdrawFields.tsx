@@ -24,7 +24,9 @@ export function WithdrawFields({ form, wallet }: { form: UseFormReturn<WithdrawV
   const addressErr =
     errors.address?.message === 'ADDRESS_INVALID'
       ? t('addressInvalid', { coin: wallet.coinCode })
-      : errors.address?.message;
+      : errors.address?.message === 'ADDRESS_SELF'
+        ? t('withdraw.addressSelf')
+        : errors.address?.message;
   const destTagErr =
     errors.destTag?.message === 'DEST_TAG_INVALID' ? t('withdraw.destTagInvalid') : errors.destTag?.message;
   const change = (name: 'address' | 'destTag', value: string) =>
@@ -42,6 +44,9 @@ export function WithdrawFields({ form, wallet }: { form: UseFormReturn<WithdrawV
         ]}
         testId="withdraw-dest"
       />
+      <p className={w.networkLine} data-testid="withdraw-network">
+        {t('network.label')} <strong>{t(`network.${wallet.coinCode}`)}</strong>
+      </p>
       <AddressField
         label={t(destType === 'INTERNAL' ? 'withdraw.internalAddress' : 'withdraw.externalAddress')}
         value={address}
@@ -107,9 +112,14 @@ function WithdrawAmount({ form, wallet }: { form: UseFormReturn<WithdrawValues>;
         </strong>
       </div>
       {destType === 'EXTERNAL' && (
-        <p className={w.muted} style={{ margin: 0 }}>
-          {t('withdraw.externalNote')}
-        </p>
+        <>
+          <p className={w.muted} style={{ margin: 0 }} data-testid="withdraw-fee">
+            {t('withdraw.feeLine', { fee: formatQty(wallet.withdrawFee ?? '0', 8), coin: wallet.coinCode })}
+          </p>
+          <p className={w.muted} style={{ margin: 0 }}>
+            {t('withdraw.externalNote')}
+          </p>
+        </>
       )}
     </>
   );

@@ -4,6 +4,7 @@ import type { UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
+import i18n from '../../../i18n';
 import { ApiError } from '../../../lib/api-client';
 import { errorText, fieldText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
@@ -17,6 +18,15 @@ import { canWithdraw, parseDestTag, plainAmount, type WithdrawValues } from '../
 function showRefusal(err: unknown, form: UseFormReturn<WithdrawValues>): void {
   if (err instanceof ApiError && err.fields.destTag) {
     form.setError('destTag', { type: 'server', message: fieldText(err.fields.destTag) });
+    return;
+  }
+  if (
+    err instanceof ApiError &&
+    err.code === 'WALLET_NOT_FOUND' &&
+    form.getValues('destType') === 'INTERNAL'
+  ) {
+    // 내부 지갑 never quietly becomes an outside withdrawal: say what the address is not, and where to go
+    form.setError('address', { type: 'server', message: i18n.t('wallet:withdraw.notMember') });
     return;
   }
   if (

@@ -89,6 +89,11 @@ export default function DepositAddressPage() {
         ) : (
           <div className={w.qrImage} />
         )}
+        {wallet && (
+          <p className={w.networkLine} data-testid="deposit-network">
+            {t('network.label')} <strong>{t(`network.${wallet.coinCode}`)}</strong>
+          </p>
+        )}
         <div className={w.addressBox}>
           <div className={w.muted}>{t('deposit.address')}</div>
           <div className={w.mono} style={{ fontSize: 14 }} data-testid="deposit-address">

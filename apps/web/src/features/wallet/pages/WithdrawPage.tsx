@@ -31,7 +31,7 @@ export default function WithdrawPage() {
   // Errors show while typing (mode onChange); the rules need the wallet's coin and balance, read each render.
   const form = useForm<WithdrawValues>({
     resolver: (values, context, options) =>
-      zodResolver(withdrawSchema(wallet?.coinCode, wallet?.balance ?? '0'))(values, context, options),
+      zodResolver(withdrawSchema(wallet?.coinCode, wallet?.balance ?? '0', wallet))(values, context, options),
     mode: 'onChange',
     defaultValues: { destType: 'INTERNAL', address: '', amount: '', password: '', destTag: '' },
   });
