@@ -12,8 +12,10 @@ export {
   lockMemberRow,
   loginIdOf,
   memberByLoginId,
+  memberKycRow,
   OPS_MEMBER_COLUMNS,
   type OpsMemberRow,
+  raiseKycLevel,
   setMemberStatus,
 } from './repo.ts';
 export {
