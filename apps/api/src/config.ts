@@ -315,6 +315,17 @@ function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch'> {
   };
 }
 
+/** The operator's business details (GET /api/v1/company); a blank value is "not configured". */
+function companyConfig(e: ParsedEnv): CompanyInfo {
+  return {
+    name: e.COMPANY_NAME?.trim() || null,
+    ceo: e.COMPANY_CEO?.trim() || null,
+    regNo: e.COMPANY_REG_NO?.trim() || null,
+    vaspNo: e.COMPANY_VASP_NO?.trim() || null,
+    support: e.COMPANY_SUPPORT?.trim() || null,
+  };
+}
+
 /** The identity-level settings (DECISIONS §19); the provider defaults to console outside production. */
 function kycConfig(e: ParsedEnv, isProduction: boolean): Config['kyc'] {
   return {
@@ -376,13 +387,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
     stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
     prices: { provider: e.PRICE_PROVIDER, file: e.PRICE_FILE, upstreamUrl: e.PRICE_UPSTREAM_URL },
-    company: {
-      name: e.COMPANY_NAME?.trim() || null,
-      ceo: e.COMPANY_CEO?.trim() || null,
-      regNo: e.COMPANY_REG_NO?.trim() || null,
-      vaspNo: e.COMPANY_VASP_NO?.trim() || null,
-      support: e.COMPANY_SUPPORT?.trim() || null,
-    },
+    company: companyConfig(e),
     ...chainConfig(e),
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: {

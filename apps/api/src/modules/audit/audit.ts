@@ -5,7 +5,7 @@ export interface AuditRecord {
   operatorId: number;
   /** e.g. listing.approve, withdrawal.complete, member.suspend */
   action: string;
-  targetType: 'listing' | 'order' | 'withdrawal' | 'deposit' | 'member' | 'chain_payment';
+  targetType: 'listing' | 'order' | 'withdrawal' | 'deposit' | 'member' | 'chain_payment' | 'kyc_document';
   targetId: string | number;
   reason?: string | null;
   data?: Record<string, unknown>;

@@ -109,3 +109,76 @@ export async function insertVerifiedIdentity(
     .onConflict((oc) => oc.column('member_id').doNothing())
     .execute();
 }
+
+/** Stores a sealed ID document as PENDING; the partial unique index refuses a second pending one. */
+export async function insertDocument(
+  db: DbOrTx,
+  d: {
+    memberId: number;
+    contentType: 'image/jpeg' | 'image/png';
+    width: number;
+    height: number;
+    byteSize: number;
+    keyId: string;
+    sealed: Buffer;
+  },
+) {
+  return db
+    .insertInto('kyc_documents')
+    .values({
+      member_id: d.memberId,
+      content_type: d.contentType,
+      width: d.width,
+      height: d.height,
+      byte_size: d.byteSize,
+      key_id: d.keyId,
+      sealed: d.sealed,
+    })
+    .returning(['id', 'status', 'reason', 'created_at', 'reviewed_at'])
+    .executeTakeFirstOrThrow();
+}
+
+/** The member's newest ID document (without its bytes), or undefined. */
+export async function newestDocument(db: DbOrTx, memberId: number) {
+  return db
+    .selectFrom('kyc_documents')
+    .select(['id', 'status', 'reason', 'created_at', 'reviewed_at'])
+    .where('member_id', '=', memberId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Decides a PENDING document (the operator's review): one statement whose WHERE names the status, so of two
+ * parallel decisions exactly one matches. Returns the member id, or undefined when it was not PENDING (or
+ * does not exist).
+ */
+export async function decideDocument(
+  tx: Tx,
+  d: { id: number; status: 'APPROVED' | 'REJECTED'; reason: string | null; operatorId: number },
+) {
+  return tx
+    .updateTable('kyc_documents')
+    .set({ status: d.status, reason: d.reason, reviewed_by: d.operatorId, reviewed_at: sql<Date>`now()` })
+    .where('id', '=', d.id)
+    .where('status', '=', 'PENDING')
+    .returning('member_id')
+    .executeTakeFirst();
+}
+
+/** True when the document exists (a refused decision tells 404 from 409). */
+export async function documentExists(db: DbOrTx, id: number): Promise<boolean> {
+  return (
+    (await db.selectFrom('kyc_documents').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+  );
+}
+
+/** The sealed bytes of a document with its owner and type, or undefined. */
+export async function sealedDocument(db: DbOrTx, id: number) {
+  return db
+    .selectFrom('kyc_documents')
+    .select(['member_id', 'content_type', 'key_id', 'sealed'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
