@@ -26,6 +26,7 @@ import { companyRoutes } from './modules/company/index.ts';
 import { createDepositWatchers, type DepositWatchers, depositOpsRoutes } from './modules/deposits/index.ts';
 import { healthRoutes, type Lifecycle } from './modules/health/index.ts';
 import { identityRoutes } from './modules/identity/index.ts';
+import { kycOpsRoutes, kycRoutes } from './modules/kyc/index.ts';
 import { listingOpsRoutes, listingRoutes, startTradeListCache } from './modules/listings/index.ts';
 import { installMetrics } from './modules/metrics/index.ts';
 import { createPushNetwork, type PushNetwork } from './modules/notifications/index.ts';
@@ -132,6 +133,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installMetrics(app, deps);
   await app.register(healthRoutes, { ...deps, lifecycle });
   await app.register(identityRoutes, deps);
+  await app.register(kycRoutes, deps);
   // Wiring (DESIGN "Ownership"): what the modules need from the process is set up here, never as a side
   // effect of registering a route file. The chain keys first: wallets (and the demo seed) derive deposit
   // addresses through them; in production a missing XPUB_<COIN> stops the start here.
@@ -161,14 +163,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(reservesRoutes, deps);
   app.addHook('preClose', startReserveSnapshots(dbh.db, readReserves, config.reservesSnapshotHours, app.log));
   // The operator API (DECISIONS §10): one plugin whose hook guards every route under the prefix.
-  const opsRouteFiles = [
-    operatorOpsRoutes(deps),
-    walletOpsRoutes(deps),
-    listingOpsRoutes(deps),
-    orderOpsRoutes(deps),
-    depositOpsRoutes(deps, depositWatchers),
-    reservesOpsRoutes(deps, readReserves),
-  ];
+  const opsRouteFiles = [operatorOpsRoutes(deps), walletOpsRoutes(deps), listingOpsRoutes(deps)];
+  opsRouteFiles.push(orderOpsRoutes(deps), depositOpsRoutes(deps, depositWatchers), kycOpsRoutes(deps));
+  opsRouteFiles.push(reservesOpsRoutes(deps, readReserves));
   await app.register(operatorApi(deps.guards, opsRouteFiles), { prefix: OPS_API_PREFIX });
 
   const webServed = opts.serveWeb !== false && (await serveWebApp(app, config.webDistDir));

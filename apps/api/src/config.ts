@@ -113,6 +113,19 @@ const schema = z.object({
   EVENTS_HEARTBEAT_SEC: z.coerce.number().int().min(1).default(20),
   EVENTS_BACKLOG_SEC: z.coerce.number().int().min(60).default(86_400),
   EVENTS_MAX_STREAMS_PER_MEMBER: z.coerce.number().int().min(1).default(5),
+  // DECISIONS §19: identity levels (modules/kyc).
+  KYC_PROVIDER: z.enum(['console', 'http']).optional(),
+  KYC_PROVIDER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  KYC_PROVIDER_KEY: z.string().min(16).optional(),
+  KYC_DOC_KEY: z
+    .string()
+    .regex(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, '32 bytes as 64 hex digits or base64')
+    .optional(),
+  KYC_TRADE_LEVEL: z.coerce.number().int().min(0).max(2).default(1),
+  KYC1_DAILY_KRW: z.coerce.number().int().min(0).default(5_000_000),
+  KYC_REQUESTS_PER_HOUR: int(5),
+  KYC_VERIFY_PER_HOUR: int(20),
+  KYC_DOCUMENTS_PER_DAY: int(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -259,6 +272,25 @@ export interface Config {
     backlogSec: number;
     maxStreamsPerMember: number;
   };
+  /**
+   * Identity levels (DECISIONS §19). `provider`: KYC_PROVIDER (console outside production, refused in
+   * production; http = a PASS/NICE gateway at `providerUrl` with `providerKey`); `docKey`: KYC_DOC_KEY, the
+   * 32-byte AES key that seals ID documents (required in production, else generated under DATA_DIR);
+   * `tradeLevel`: KYC_TRADE_LEVEL, the level trading and external withdrawals need (0 = none);
+   * `level1DailyKrw`: KYC1_DAILY_KRW, the KRW a member below level 2 may trade per 24 h; the per-member
+   * budgets: identity requests and code checks per hour, document uploads per day (0 = no limit).
+   */
+  kyc: {
+    provider: 'console' | 'http';
+    providerUrl: string | undefined;
+    providerKey: string | undefined;
+    docKey: string | undefined;
+    tradeLevel: number;
+    level1DailyKrw: number;
+    requestsPerHour: number;
+    verifyPerHour: number;
+    documentsPerDay: number;
+  };
   logLevel: string;
 }
 
@@ -332,6 +364,32 @@ function signerConfig(e: ParsedEnv): Config['signer'] {
   return { url: e.SIGNER_URL ?? `http://127.0.0.1:${e.SIGNER_PORT}`, token: e.SIGNER_TOKEN };
 }
 
+/** The operator's business details (GET /api/v1/company); a blank value is "not configured". */
+function companyConfig(e: ParsedEnv): CompanyInfo {
+  return {
+    name: e.COMPANY_NAME?.trim() || null,
+    ceo: e.COMPANY_CEO?.trim() || null,
+    regNo: e.COMPANY_REG_NO?.trim() || null,
+    vaspNo: e.COMPANY_VASP_NO?.trim() || null,
+    support: e.COMPANY_SUPPORT?.trim() || null,
+  };
+}
+
+/** The identity-level settings (DECISIONS §19); the provider defaults to console outside production. */
+function kycConfig(e: ParsedEnv, isProduction: boolean): Config['kyc'] {
+  return {
+    provider: e.KYC_PROVIDER ?? (isProduction ? 'http' : 'console'),
+    providerUrl: e.KYC_PROVIDER_URL,
+    providerKey: e.KYC_PROVIDER_KEY,
+    docKey: e.KYC_DOC_KEY,
+    tradeLevel: e.KYC_TRADE_LEVEL,
+    level1DailyKrw: e.KYC1_DAILY_KRW,
+    requestsPerHour: e.KYC_REQUESTS_PER_HOUR,
+    verifyPerHour: e.KYC_VERIFY_PER_HOUR,
+    documentsPerDay: e.KYC_DOCUMENTS_PER_DAY,
+  };
+}
+
 /** Parses the environment once into a Config. Throws a readable error on an invalid value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -358,13 +416,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     ...identityConfig(e, isProduction),
     prices: { provider: e.PRICE_PROVIDER, file: e.PRICE_FILE, upstreamUrl: e.PRICE_UPSTREAM_URL },
-    company: {
-      name: e.COMPANY_NAME?.trim() || null,
-      ceo: e.COMPANY_CEO?.trim() || null,
-      regNo: e.COMPANY_REG_NO?.trim() || null,
-      vaspNo: e.COMPANY_VASP_NO?.trim() || null,
-      support: e.COMPANY_SUPPORT?.trim() || null,
-    },
+    company: companyConfig(e),
     ...chainConfig(e),
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: {
@@ -397,6 +449,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       backlogSec: e.EVENTS_BACKLOG_SEC,
       maxStreamsPerMember: e.EVENTS_MAX_STREAMS_PER_MEMBER,
     },
+    kyc: kycConfig(e, isProduction),
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -36,6 +36,28 @@ export function assertProductionSafe(config: Config): void {
   if ((config.signer.token?.length ?? 0) < 32) {
     throw new Error("SIGNER_TOKEN is required in production (32+ characters, the same as the signer's)");
   }
+  assertKycProductionSafe(config);
+}
+
+/**
+ * DECISIONS §19 in production: a real identity provider (the console one vouches for any name) with its URL
+ * and key, and KYC_DOC_KEY (a development key under one instance's DATA_DIR would seal documents that the
+ * other instances cannot open).
+ */
+function assertKycProductionSafe(config: Config): void {
+  const k = config.kyc;
+  if (k.provider === 'console') {
+    throw new Error(
+      'KYC_PROVIDER=console is refused in production: set KYC_PROVIDER=http with its URL and key',
+    );
+  }
+  if (!k.providerUrl || !k.providerKey) {
+    throw new Error(
+      'KYC_PROVIDER_URL and KYC_PROVIDER_KEY are required in production (the PASS/NICE gateway)',
+    );
+  }
+  if (!k.docKey)
+    throw new Error('KYC_DOC_KEY is required in production (32 bytes, hex or base64, on every instance)');
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Coin, Role } from '@p2p/contract';
 import { toUnits } from '@p2p/contract';
 import { movements, post } from '../src/ledger/index.ts';
 import { hashPassword, openSession } from '../src/modules/identity/index.ts';
+import { grantKycLevel } from '../src/modules/kyc/index.ts';
 import { createWallet } from '../src/modules/wallets/index.ts';
 import type { TestApp } from './helpers.ts';
 
@@ -26,12 +27,13 @@ function fixturePasswordHash(): Promise<string> {
 }
 
 /**
- * Inserts a member straight into the database and signs an access token for it. For tests of modules
- * other than identity, which go through the real HTTP signup instead.
+ * Inserts a member straight into the database (at identity level 2 unless `kycLevel` says otherwise) and
+ * signs an access token for it. For tests of modules other than identity, which go through the real HTTP
+ * signup instead.
  */
 export async function createMember(
   t: TestApp,
-  o: { role?: Role; name?: string; countryCode?: '82' | '1' | '81' } = {},
+  o: { role?: Role; name?: string; countryCode?: '82' | '1' | '81'; kycLevel?: 0 | 1 | 2 } = {},
 ): Promise<FixtureMember> {
   const suffix = randomBytes(4).toString('hex');
   const loginId = `m${suffix}`;
@@ -52,6 +54,9 @@ export async function createMember(
     })
     .returning(['id', 'nickname', 'name'])
     .executeTakeFirstOrThrow();
+  // DECISIONS §19: a fixture member trades (level 2: no KYC_REQUIRED, no daily limit) unless a test asks less.
+  const level = o.kycLevel ?? 2;
+  if (level !== 0) await grantKycLevel(t.app.deps.db, row.id, level);
   const { accessToken: token } = await openSession(t.app.deps, { id: row.id, role: o.role ?? 'MEMBER' });
   return {
     id: row.id,

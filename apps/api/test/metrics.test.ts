@@ -112,6 +112,10 @@ describe('GET /metrics in production', () => {
     XPUB_ETH: bip84.accountZpub,
     XPUB_XRP: bip84.accountZpub,
     XPUB_TRX: bip84.accountZpub,
+    KYC_PROVIDER: 'http',
+    KYC_PROVIDER_URL: 'https://kyc.invalid/',
+    KYC_PROVIDER_KEY: 'k'.repeat(32),
+    KYC_DOC_KEY: 'ab'.repeat(32),
   };
   let open: TestApp;
   beforeAll(async () => {

@@ -23,7 +23,7 @@ function runServer(env: Record<string, string>): Promise<{ code: number | null; 
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(base)) {
     if (
-      /^(NODE_ENV|DATABASE_URL|REDIS_URL|SEED_DEMO|JWT_SECRET|SIGNER_|OPERATOR_|XPUB_|SMS_|TWILIO_|DOCS_)/.test(
+      /^(NODE_ENV|DATABASE_URL|REDIS_URL|SEED_DEMO|JWT_SECRET|SIGNER_|OPERATOR_|XPUB_|SMS_|TWILIO_|DOCS_|KYC)/.test(
         k,
       )
     ) {
@@ -87,6 +87,27 @@ describe('production start refusals', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/SIGNER_TOKEN is required in production/);
   });
+
+  it('refuses the console identity provider and a missing KYC_DOC_KEY (DECISIONS §19)', async () => {
+    const base = {
+      NODE_ENV: 'production',
+      JWT_SECRET: SECRET,
+      SIGNER_TOKEN: SECRET,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/never',
+      ...XPUBS,
+    };
+    const consoleKyc = await runServer({ ...base, KYC_PROVIDER: 'console', KYC_DOC_KEY: 'ab'.repeat(32) });
+    expect(consoleKyc.code).toBe(1);
+    expect(consoleKyc.stderr).toMatch(/KYC_PROVIDER=console is refused in production/);
+    const noKey = await runServer({
+      ...base,
+      KYC_PROVIDER: 'http',
+      KYC_PROVIDER_URL: 'https://kyc.invalid/',
+      KYC_PROVIDER_KEY: 'k'.repeat(32),
+    });
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/KYC_DOC_KEY is required in production/);
+  });
 });
 
 const PRODUCTION = {
@@ -95,6 +116,10 @@ const PRODUCTION = {
   SIGNER_TOKEN: SECRET,
   SMS_PROVIDER: 'console',
   ...XPUBS,
+  KYC_PROVIDER: 'http',
+  KYC_PROVIDER_URL: 'https://kyc.invalid/',
+  KYC_PROVIDER_KEY: 'k'.repeat(32),
+  KYC_DOC_KEY: 'ab'.repeat(32),
 };
 
 describe('/docs in production', () => {

@@ -49,6 +49,8 @@ export async function startAsReadme(operator: { loginId: string; password: strin
     PORT: String(port),
     DATA_DIR: dataDir,
     SEED_DEMO: '0',
+    // the journey is about trading; the verification center has its own suite (DECISIONS §19)
+    KYC_TRADE_LEVEL: '0',
     OPERATOR_LOGIN_ID: operator.loginId,
     OPERATOR_PASSWORD: operator.password,
     PRICE_PROVIDER: 'static',

@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { type Coin, toUnits } from '@p2p/contract';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { memberByLoginId } from '../../api/src/modules/identity/index.ts';
+import { grantKycLevel } from '../../api/src/modules/kyc/index.ts';
 import { createMember } from '../../api/test/fixtures.ts';
 import { SCREENSHOT_DIR, screenshot } from './support/browser.ts';
 
@@ -33,13 +35,18 @@ export async function apiOk<T>(s: E2EServer, method: string, url: string, token?
   return r.body.returnData;
 }
 
-/** A member signed up over HTTP (real password, SMS code from the outbox) with an API token. */
+/**
+ * A member signed up over HTTP (real password, SMS code from the outbox) with an API token, put at identity
+ * level 2 directly (DECISIONS §19), as a member who finished the verification center.
+ */
 export async function signedUpMember(s: E2EServer): Promise<Member> {
   const m = await signupViaApi(s, newMember());
   const { accessToken } = await apiOk<{ accessToken: string }>(s, 'POST', '/api/v1/auth/login', undefined, {
     loginId: m.loginId,
     password: m.password,
   });
+  const row = await memberByLoginId(s.t.app.deps.db, m.loginId);
+  if (row) await grantKycLevel(s.t.app.deps.db, row.id, 2);
   return { ...m, token: accessToken };
 }
 

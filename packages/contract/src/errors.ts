@@ -72,7 +72,7 @@ export const ERROR_STATUS = {
   TOTP_ALREADY_ENROLLED: 409,
   /** The body is over 64 KB. */
   PAYLOAD_TOO_LARGE: 413,
-  /** DECISIONS §12: a chat image over 5 MB */
+  /** DECISIONS §12: a chat image over 5 MB; DECISIONS §19: an ID document over 10 MB */
   IMAGE_TOO_LARGE: 413,
   /** The available balance does not cover the amount (and fee). */
   INSUFFICIENT_BALANCE: 422,
@@ -104,7 +104,7 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_KEY_IN_PROGRESS: 409,
   /** This move needs stepUp {password} or {code}, missing or wrong (DECISIONS §13). */
   STEP_UP_REQUIRED: 422,
-  /** DECISIONS §12: the upload is not a JPEG, PNG or WebP image that decodes */
+  /** DECISIONS §12: the upload is not a JPEG, PNG or WebP image that decodes (§19 ID documents: JPEG or PNG) */
   IMAGE_UNSUPPORTED: 422,
   /** DECISIONS §18: the signer refuses the transaction: above its SIGNER_MAX_TX_<COIN>; returnData {limit}. */
   SIGNER_LIMIT_TX: 422,
@@ -112,6 +112,16 @@ export const ERROR_STATUS = {
   SIGNER_LIMIT_DAY: 422,
   /** DECISIONS §18: the signer signed this request id for another transaction; it never signs a second one. */
   SIGNER_REQUEST_REUSED: 409,
+  /** DECISIONS §19: the member's identity level is below what this needs; returnData {level} (the level needed) */
+  KYC_REQUIRED: 422,
+  /** DECISIONS §19: the name given for the identity check differs from the member's name (after NFC and spaces) */
+  NAME_MISMATCH: 422,
+  /** DECISIONS §19: younger than 19 full years on today's Seoul date; returnData {minAge} */
+  UNDERAGE: 422,
+  /** DECISIONS §19: this identity step is already done (level 1 for the identity check, 2 for documents) */
+  KYC_ALREADY_VERIFIED: 409,
+  /** DECISIONS §19: an ID document of the member is waiting for review */
+  KYC_DOCUMENT_PENDING: 409,
   /** Too many requests from this caller, IP or phone: retry later. */
   RATE_LIMITED: 429,
   /** An unexpected failure; the cause goes to the log only. Retrying with the same Idempotency-Key runs the call again. */
@@ -157,6 +167,7 @@ export const FIELD_CODES = {
   TXID_REQUIRED: 'TXID_REQUIRED',
   LISTING_TOTAL_TOO_HIGH: 'LISTING_TOTAL_TOO_HIGH',
   DATE_INVALID: 'DATE_INVALID',
+  DATE_IN_FUTURE: 'DATE_IN_FUTURE',
   TIME_STEP: 'TIME_STEP',
 } as const;
 export type FieldCode = (typeof FIELD_CODES)[keyof typeof FIELD_CODES];

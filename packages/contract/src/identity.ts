@@ -120,6 +120,8 @@ export const Profile = z.object({
   accountNo: z.string().nullable(),
   role: z.enum(ROLES),
   status: z.enum(MEMBER_STATUSES),
+  /** DECISIONS §19: 0 phone only, 1 identity verified, 2 ID document reviewed. */
+  kycLevel: z.number().int().min(0).max(2),
   createdAt: z.string(),
 });
 export type Profile = z.infer<typeof Profile>;

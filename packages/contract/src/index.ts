@@ -8,6 +8,7 @@ export * from './envelope.ts';
 export * from './errors.ts';
 export * from './fields.ts';
 export * from './identity.ts';
+export * from './kyc.ts';
 export * from './limits.ts';
 export * from './market.ts';
 export * from './mobile.ts';

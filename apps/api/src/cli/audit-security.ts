@@ -769,6 +769,10 @@ function productionAttacks(dataDir: string): Attack[] {
     SIGNER_TOKEN: randomBytes(32).toString('hex'),
     SMS_PROVIDER: 'console',
     ...PRODUCTION_XPUBS,
+    KYC_PROVIDER: 'http',
+    KYC_PROVIDER_URL: 'https://kyc.invalid/',
+    KYC_PROVIDER_KEY: 'k'.repeat(32),
+    KYC_DOC_KEY: 'ab'.repeat(32),
   };
   return [
     {

@@ -4,6 +4,7 @@ import type { ChatTables } from '../modules/chat/tables.ts';
 import type { DepositTables } from '../modules/deposits/tables.ts';
 import type { EventTables } from '../modules/events/tables.ts';
 import type { IdentityTables } from '../modules/identity/tables.ts';
+import type { KycTables } from '../modules/kyc/tables.ts';
 import type { ListingsTables } from '../modules/listings/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { OpsTables } from '../modules/operators/tables.ts';
@@ -29,6 +30,8 @@ export interface MembersTable {
   role: Generated<'MEMBER' | 'OPERATOR'>;
   status: Generated<'ACTIVE' | 'SUSPENDED'>;
   suspended_reason: string | null;
+  /** DECISIONS §19: 0 phone only, 1 identity verified, 2 ID document reviewed (021_kyc.sql). */
+  kyc_level: Generated<number>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
 }
@@ -84,4 +87,5 @@ export interface DB
     EventTables,
     NotificationTables,
     DepositTables,
-    ReservesTables {}
+    ReservesTables,
+    KycTables {}

@@ -113,6 +113,42 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: ['NOT_FOUND'],
   },
 
+  'GET /api/v1/kyc': {
+    operationId: 'getKycStatus',
+    summary: 'The caller’s identity level, verified name, newest ID document and the level policy.',
+  },
+  'POST /api/v1/kyc/identity': {
+    operationId: 'startIdentityCheck',
+    summary: 'Starts the identity check: the identity provider sends a code to the member’s phone.',
+    errors: ['KYC_ALREADY_VERIFIED', 'UNDERAGE', 'NAME_MISMATCH', 'RATE_LIMITED', 'SERVICE_UNAVAILABLE'],
+  },
+  'POST /api/v1/kyc/identity/verify': {
+    operationId: 'verifyIdentityCheck',
+    summary: 'Finishes the identity check with the code: the member reaches level 1.',
+    errors: [
+      'CODE_EXPIRED',
+      'CODE_MISMATCH',
+      'CODE_TRIES_EXCEEDED',
+      'NAME_MISMATCH',
+      'RATE_LIMITED',
+      'SERVICE_UNAVAILABLE',
+    ],
+  },
+  'POST /api/v1/kyc/documents': {
+    operationId: 'uploadKycDocument',
+    summary:
+      'Uploads an ID document (multipart field file: JPEG or PNG, at most 10 MB) for an operator’s review.',
+    errors: [
+      'KYC_REQUIRED',
+      'KYC_ALREADY_VERIFIED',
+      'KYC_DOCUMENT_PENDING',
+      'IMAGE_REQUIRED',
+      'IMAGE_TOO_LARGE',
+      'IMAGE_UNSUPPORTED',
+      'RATE_LIMITED',
+    ],
+  },
+
   'GET /api/v1/wallets': {
     operationId: 'listWallets',
     summary: "Lists the member's wallets with balances, deposit addresses and withdrawal fees.",

@@ -40,6 +40,9 @@ export async function startE2EServer(env: Record<string, string> = {}): Promise<
         SMS_PER_IP_PER_HOUR: '1000',
         SMS_PER_PHONE_PER_HOUR: '1000',
         SMS_PER_MEMBER_PER_HOUR: '1000',
+        // DECISIONS §19: members signed up through the UI trade at once in the suites not about identity
+        // levels; verification-center.test.ts sets KYC_TRADE_LEVEL=1.
+        KYC_TRADE_LEVEL: '0',
         ...env,
       },
       { serveWeb: true },

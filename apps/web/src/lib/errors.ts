@@ -48,6 +48,9 @@ export function errorText(err: unknown, fallbackKey: string, scope: ErrorScope =
     until: whenOf(data, 'until') ?? '-',
     from: whenOf(data, 'from') ?? '-',
     max: typeof data.max === 'number' ? data.max : 3,
+    // DECISIONS §19: KYC_REQUIRED {level}, UNDERAGE {minAge}
+    level: typeof data.level === 'number' ? data.level : 1,
+    minAge: typeof data.minAge === 'number' ? data.minAge : 19,
   });
 }
 

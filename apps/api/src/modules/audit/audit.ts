@@ -5,7 +5,15 @@ export interface AuditRecord {
   operatorId: number;
   /** e.g. listing.approve, withdrawal.complete, member.suspend */
   action: string;
-  targetType: 'listing' | 'order' | 'withdrawal' | 'deposit' | 'member' | 'chain_payment' | 'reserves';
+  targetType:
+    | 'listing'
+    | 'order'
+    | 'withdrawal'
+    | 'deposit'
+    | 'member'
+    | 'chain_payment'
+    | 'kyc_document'
+    | 'reserves';
   targetId: string | number;
   reason?: string | null;
   data?: Record<string, unknown>;

@@ -3,7 +3,7 @@
  * the step-up, and the operator's second factor at sign-in. Other modules, app.ts and the CLI import only this
  * file (tests of other modules may also use test-kit.ts); src/modules/boundaries.test.ts refuses a deep import.
  */
-export { makeLimit } from './limits.ts';
+export { type Limit, makeLimit } from './limits.ts';
 export { hashPassword, verifyPassword } from './password.ts';
 export {
   anyMemberExists,
@@ -12,8 +12,10 @@ export {
   lockMemberRow,
   loginIdOf,
   memberByLoginId,
+  memberKycRow,
   OPS_MEMBER_COLUMNS,
   type OpsMemberRow,
+  raiseKycLevel,
   setMemberStatus,
 } from './repo.ts';
 export {
@@ -26,6 +28,7 @@ export {
 } from './repo-totp.ts';
 export { default as identityRoutes } from './routes.ts';
 export { liveSessions, openSession, revokeAllRefreshTokens } from './session.ts';
+export { type DevOutbox, devOutboxFor } from './sms/console.ts';
 export { createSms, type SmsProvider } from './sms/provider.ts';
 export { requireStepUp } from './step-up.ts';
 export { acceptedTotpStep } from './totp.ts';

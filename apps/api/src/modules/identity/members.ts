@@ -88,6 +88,7 @@ export async function getProfile(db: Db, memberId: number): Promise<Profile> {
     accountNo: m.account_no,
     role: m.role,
     status: m.status,
+    kycLevel: m.kyc_level,
     createdAt: m.created_at.toISOString(),
   };
 }

@@ -140,3 +140,31 @@ export async function anyMemberExists(db: DbOrTx): Promise<boolean> {
   const any = await db.selectFrom('members').select('id').limit(1).executeTakeFirst();
   return any !== undefined;
 }
+
+/**
+ * What the identity levels (DECISIONS §19, modules/kyc) read of a member: level, name, phone, role and status;
+ * undefined when the member does not exist. With `lock`, the row is locked (FOR NO KEY UPDATE) for the
+ * caller's transaction, so a level check and the move it guards see one level.
+ */
+export async function memberKycRow(db: DbOrTx, memberId: number, lock = false) {
+  const q = db
+    .selectFrom('members')
+    .select(['kyc_level', 'name', 'phone_e164', 'role', 'status'])
+    .where('id', '=', memberId);
+  return (lock ? q.forNoKeyUpdate() : q).executeTakeFirst();
+}
+
+/**
+ * Raises a member's identity level to `level` (never lowers it: a second approval or a late identity check
+ * leaves level 2 alone). Returns the level now stored. Only the kyc module calls it, in the transaction that
+ * records the evidence.
+ */
+export async function raiseKycLevel(tx: Tx, memberId: number, level: 0 | 1 | 2): Promise<number> {
+  const r = await tx
+    .updateTable('members')
+    .set({ kyc_level: sql<number>`greatest(kyc_level, ${level}::smallint)`, updated_at: sql<Date>`now()` })
+    .where('id', '=', memberId)
+    .returning('kyc_level')
+    .executeTakeFirstOrThrow();
+  return r.kyc_level;
+}

@@ -15,6 +15,7 @@ import { ok, okResponse } from '../../http/envelope.ts';
 import { publicCache } from '../../http/public-cache.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import { requireStepUp } from '../identity/index.ts';
+import { requireKycLevel } from '../kyc/index.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
 
@@ -47,9 +48,9 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
     },
     async (request) => {
       const seller = memberIdOf(request);
-      // DECISIONS §13: the pay-in account decides where buyers' won go, so a bearer token alone is not
-      // enough to name one; checked before anything is held in escrow.
+      // DECISIONS §19 then §13 (no step-up try spent below the level), before anything is held in escrow.
       const { stepUp, ...terms } = request.body;
+      await requireKycLevel(db, seller, deps.config.kyc.tradeLevel);
       await requireStepUp(deps, seller, stepUp);
       return ok(await createListing(db, seller, terms));
     },

@@ -286,3 +286,19 @@ export async function buyerStanding(tx: Tx, buyerId: number, phoneE164: string) 
   if (!r) throw new Error('buyer standing: no row');
   return r;
 }
+
+/**
+ * The won a member traded in the last 24 h (DECISIONS §19, KYC1_DAILY_KRW): the request_krw of their orders
+ * as buyer or seller created since then, live or completed (an order that ended without delivery moved
+ * nothing). Integer won.
+ */
+export async function krwTradedLastDay(tx: DbOrTx, memberId: number): Promise<number> {
+  const r = await tx
+    .selectFrom('buy_orders')
+    .select(sql<string>`coalesce(sum(request_krw), 0)`.as('krw'))
+    .where((eb) => eb.or([eb('buyer_id', '=', memberId), eb('seller_id', '=', memberId)]))
+    .where('created_at', '>', sql<Date>`now() - interval '24 hours'`)
+    .where('status', 'not in', ['CANCELED', 'REJECTED', 'EXPIRED'])
+    .executeTakeFirstOrThrow();
+  return Number(r.krw);
+}

@@ -43,13 +43,10 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
     },
     async (request) =>
       ok(
-        await createBuyOrder(
-          db,
-          deps.config.chain.network,
-          memberIdOf(request),
-          request.body,
-          deps.config.orders,
-        ),
+        await createBuyOrder(db, deps.config.chain.network, memberIdOf(request), request.body, {
+          ...deps.config.orders,
+          kyc: deps.config.kyc,
+        }),
       ),
   );
 

@@ -9,13 +9,14 @@ import {
   toUnits,
 } from '@p2p/contract';
 import { type ChainNetwork, isValidAddress, normalizeAddress } from '../../chains/index.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError, pgConstraint } from '../../errors/index.ts';
+import { requireKycLevel } from '../kyc/index.ts';
 import { listingForPurchase, lockListing, takeListingQty } from '../listings/index.ts';
 import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer, OrdersDue } from './buyer-limits.ts';
 import { orderWithDue } from './queries.ts';
-import { insertBuyOrder, paymentDeadline } from './repo.ts';
+import { insertBuyOrder, krwTradedLastDay, paymentDeadline } from './repo.ts';
 import { checkReserve } from './reserve.ts';
 import { settleDueFor } from './timers.ts';
 import { settleOrder } from './transitions.ts';
@@ -24,6 +25,18 @@ import { toBuyOrderCreated } from './views.ts';
 /** The protocol settings a purchase needs (config.orders, DECISIONS §11). */
 export interface OrderRules extends BuyerLimits {
   paymentWindowSec: number;
+  /** DECISIONS §19: the level trading needs (0 = none) and the won a member below level 2 may trade per 24 h. */
+  kyc: { tradeLevel: number; level1DailyKrw: number };
+}
+
+/**
+ * Above KYC1_DAILY_KRW traded in 24 h (with this purchase) a member needs level 2: 422 KYC_REQUIRED {level: 2}
+ * (DECISIONS §19). Lifted with the level requirement itself (KYC_TRADE_LEVEL=0). Under the buyer's row lock,
+ * so parallel purchases are summed one after the other.
+ */
+async function requireDailyRoom(tx: Tx, buyerId: number, krw: number, kyc: OrderRules['kyc']): Promise<void> {
+  if (kyc.tradeLevel <= 0) return;
+  if ((await krwTradedLastDay(tx, buyerId)) + krw > kyc.level1DailyKrw) await requireKycLevel(tx, buyerId, 2);
 }
 
 /**
@@ -78,8 +91,9 @@ function destinationOf(
 }
 
 /**
- * Creates a buy order in REQUESTED (SPEC §5 "Purchase", DECISIONS §4, §10). Checks, in order:
- * 422 ABOVE_MAX_PURCHASE (> 9,500,000 won), 404 LISTING_NOT_FOUND, 422 LISTING_NOT_OPEN, 422 SELF_TRADE,
+ * Creates a buy order in REQUESTED (SPEC §5 "Purchase", DECISIONS §4, §10). Checks, in order: 422
+ * KYC_REQUIRED {level} below KYC_TRADE_LEVEL (DECISIONS §19; level 2 above KYC1_DAILY_KRW in 24 h, decided
+ * under the buyer's row lock), 422 ABOVE_MAX_PURCHASE (> 9,500,000 won), 404 LISTING_NOT_FOUND, 422 LISTING_NOT_OPEN, 422 SELF_TRADE,
  * 422 BELOW_MIN_PURCHASE (< ceil(minQty x price)), 400 QTY_MISMATCH (requestQty != krw/price floored to 4
  * decimals), 422 RESERVE_TIME_INVALID, 404 WALLET_NOT_FOUND / 400 INVALID_ADDRESS; then, under the buyer's
  * row lock, 422 PURCHASE_BLOCKED {until} / TOO_MANY_LIVE_ORDERS {max} (DECISIONS §11) and 422
@@ -94,6 +108,7 @@ export async function createBuyOrder(
   body: BuyOrderCreateBody,
   rules: OrderRules,
 ): Promise<BuyOrderCreated> {
+  await requireKycLevel(db, buyerId, rules.kyc.tradeLevel);
   if (body.krwAmount > LIMITS.maxPurchaseKrw) throw new AppError('ABOVE_MAX_PURCHASE');
   const l = await purchasableListing(db, buyerId, body);
   const qty = receiveQty(body.krwAmount, l.unit_price_krw);
@@ -104,6 +119,7 @@ export async function createBuyOrder(
   const place = (settleFirst: boolean) =>
     inTx(db, async (tx) => {
       const phone = await lockBuyer(tx, buyerId);
+      await requireDailyRoom(tx, buyerId, body.krwAmount, rules.kyc);
       const check = await checkBuyerAndPurchaseCheck(tx, buyerId, phone, rules, settleFirst);
       // The listing's row lock is taken by the update itself (one round trip under the lock); when it
       // matches nothing, the row says why.

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { pgCode } from '../../errors/index.ts';
 import { hashPassword, insertMember, memberByLoginId } from '../identity/index.ts';
+import { grantKycLevel } from '../kyc/index.ts';
 import { approveListing, createListing, hasActiveListing } from '../listings/index.ts';
 import { ensureOperator } from '../operators/index.ts';
 import { createWallet, creditDeposit, findActiveWallet } from '../wallets/index.ts';
@@ -62,12 +63,12 @@ export async function seedDemo(deps: AppDeps, log: FastifyBaseLogger): Promise<S
   return result;
 }
 
-/** Inserts a demo member (argon2id password, bank details) unless its login ID exists; null when taken. */
+/** Inserts a demo member (argon2id password, bank details, identity level 2) unless its login ID exists; null when taken. */
 async function ensureDemoMember(db: Db, m: DemoMember): Promise<number | null> {
   const existing = await memberByLoginId(db, m.loginId);
   if (existing) return existing.role === 'MEMBER' ? existing.id : null;
   try {
-    return await insertMember(db, {
+    const id = await insertMember(db, {
       loginId: m.loginId,
       nickname: m.nickname,
       name: m.name,
@@ -77,6 +78,9 @@ async function ensureDemoMember(db: Db, m: DemoMember): Promise<number | null> {
       bankName: m.bankName,
       accountNo: m.accountNo,
     });
+    // DECISIONS §19: demo members are seeded at level 2, so `npm start` trades at once.
+    await grantKycLevel(db, id, 2);
+    return id;
   } catch (err) {
     if (pgCode(err) === '23505') return null;
     throw err;

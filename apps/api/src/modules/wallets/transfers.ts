@@ -16,6 +16,7 @@ import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { toPage } from '../../http/page.ts';
 import { movements, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/index.ts';
+import { requireKycLevel } from '../kyc/index.ts';
 import { walletByDestinationTag } from './repo.ts';
 import {
   activeWalletByAddress,
@@ -122,6 +123,8 @@ export async function requestTransfer(
   if (!valid) throw new AppError('INVALID_ADDRESS');
   if (address === from.address) throw new AppError('SELF_TRANSFER');
   const fee = toUnits(deps.config.chain.withdrawFees[coin]);
+  // DECISIONS §19: coins leave the platform only from a verified member (levels only rise: no lock needed).
+  await requireKycLevel(deps.db, memberId, deps.config.kyc.tradeLevel);
   // After the cheap input checks (a typo costs no step-up try), before anything moves.
   await requireStepUp(deps, memberId, body.stepUp);
   return inTx(deps.db, (tx) => externalWithdrawal(tx, from, address, destTag, units, fee));

@@ -15,6 +15,20 @@ export interface DevOutbox {
 }
 
 const OUTBOX_TTL_SEC = 3600;
+const outboxes = new WeakMap<object, DevOutbox>();
+
+/**
+ * The one dev outbox of an app (keyed by its Config): the SMS console provider and the identity provider's
+ * console (DECISIONS §19: its code shows in /dev/sms/outbox for the member's phone) write to the same one.
+ */
+export function devOutboxFor(config: object, redis: Redis | null): DevOutbox {
+  let box = outboxes.get(config);
+  if (!box) {
+    box = createDevOutbox(redis);
+    outboxes.set(config, box);
+  }
+  return box;
+}
 
 /** A dev outbox in Redis (shared by API instances, entries expire after an hour) or in process memory. */
 export function createDevOutbox(redis: Redis | null): DevOutbox {

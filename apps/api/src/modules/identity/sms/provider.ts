@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../config.ts';
-import { ConsoleSmsProvider, createDevOutbox, type DevOutbox } from './console.ts';
+import { ConsoleSmsProvider, type DevOutbox, devOutboxFor } from './console.ts';
 import { TwilioSmsProvider } from './twilio.ts';
 
 /** One verification text to send: the E.164 destination, the 6-digit code and how long it lives. */
@@ -42,6 +42,6 @@ export function createSms(config: Config, redis: Redis | null, log: FastifyBaseL
     }
     return { provider: new TwilioSmsProvider({ accountSid, authToken, from }), outbox: null };
   }
-  const outbox = createDevOutbox(redis);
+  const outbox = devOutboxFor(config, redis);
   return { provider: new ConsoleSmsProvider(outbox, log), outbox: config.isProduction ? null : outbox };
 }

@@ -34,6 +34,20 @@ function useCopy(value: string | null | undefined, failText: string) {
   return { copied, copy };
 }
 
+/** The QR code of `address` as a data URL (null until drawn, or without an address). */
+function useQr(address: string | undefined): string | null {
+  const [qr, setQr] = useState<string | null>(null);
+  useEffect(() => {
+    if (!address) return;
+    let live = true;
+    void QRCode.toDataURL(address, QR_OPTIONS).then((url) => live && setQr(url));
+    return () => {
+      live = false;
+    };
+  }, [address]);
+  return qr;
+}
+
 /**
  * /deposit (SPEC §2): the wallet's deposit address, its QR code and a copy button (confirmation for 2 s).
  * XRP (DECISIONS §17): the platform's receiving account and the wallet's destination tag, each with its own
@@ -44,20 +58,11 @@ export default function DepositAddressPage() {
   const id = walletIdOf(useLocation().state);
   const wallets = useWallets();
   const wallet = pickWallet(wallets.data, id);
-  const [qr, setQr] = useState<string | null>(null);
   const address = wallet?.address;
+  const qr = useQr(address);
   const tag = wallet?.destinationTag ?? null;
   const addressCopy = useCopy(address, t('deposit.copyFailed'));
   const tagCopy = useCopy(tag === null ? null : String(tag), t('deposit.copyFailed'));
-
-  useEffect(() => {
-    if (!address) return;
-    let live = true;
-    void QRCode.toDataURL(address, QR_OPTIONS).then((url) => live && setQr(url));
-    return () => {
-      live = false;
-    };
-  }, [address]);
 
   if (id === null || (wallets.isSuccess && !wallet)) return <Navigate to={paths.myInfo.path} replace />;
 
