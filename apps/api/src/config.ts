@@ -108,6 +108,9 @@ const schema = z.object({
   EVENTS_HEARTBEAT_SEC: z.coerce.number().int().min(1).default(20),
   EVENTS_BACKLOG_SEC: z.coerce.number().int().min(60).default(86_400),
   EVENTS_MAX_STREAMS_PER_MEMBER: z.coerce.number().int().min(1).default(5),
+  RETENTION_YEARS: z.coerce.number().int().min(1).max(50).default(5),
+  RETENTION_JOB_INTERVAL_MS: int(3_600_000),
+  RETENTION_BATCH: z.coerce.number().int().min(1).default(50),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -210,6 +213,12 @@ export interface Config {
    * bounds how stale an answer can be if a notification is lost. 0 = no cache.
    */
   tradeListCacheMs: number;
+  /**
+   * DECISIONS §19: closed memberships' records are kept `years` (RETENTION_YEARS) and then purged by the
+   * retention job, which runs every `jobIntervalMs` (0 = never: tests run it by hand) on the instance holding
+   * its lease, `batch` memberships (and 20 x batch old login attempts) a run.
+   */
+  retention: { years: number; jobIntervalMs: number; batch: number };
   /**
    * Send parameterized statements to PostgreSQL as named prepared statements (db/prepared.ts). Off for a
    * pooler in transaction mode that does not track prepared statements.
@@ -347,6 +356,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timerIntervalMs: e.ORDER_TIMER_INTERVAL_MS,
     },
     tradeListCacheMs: e.TRADE_LIST_CACHE_MS,
+    retention: {
+      years: e.RETENTION_YEARS,
+      jobIntervalMs: e.RETENTION_JOB_INTERVAL_MS,
+      batch: e.RETENTION_BATCH,
+    },
     pgPreparedStatements: e.PG_PREPARED_STATEMENTS,
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,

@@ -13,6 +13,7 @@ export * from './money.ts';
 export * from './ops.ts';
 export * from './phone.ts';
 export * from './prices.ts';
+export * from './records.ts';
 export * from './reserve-time.ts';
 export * from './trade-room.ts';
 export * from './wallets.ts';

@@ -43,7 +43,8 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
       config: { tradeListUnaffected: true },
       schema: { tags: ['auth'], body: LoginBody, response: okResponse(TokenPair) },
     },
-    async (request) => ok(await login(deps, limits, request.body, request.ip, request.log)),
+    async (request) =>
+      ok(await login(deps, limits, request.body, request.ip, request.log, request.headers['user-agent'])),
   );
 
   app.post(
