@@ -22,7 +22,6 @@ import { createDocTransform, finishDocument } from './http/openapi.ts';
 import { OPS_API_PREFIX, operatorApi } from './http/operator-api.ts';
 import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
 import { isWebRoute, serveWebApp } from './http/web.ts';
-import { blockRoutes } from './modules/blocks/index.ts';
 import { companyRoutes } from './modules/company/index.ts';
 import { createDepositWatchers, type DepositWatchers, depositOpsRoutes } from './modules/deposits/index.ts';
 import { healthRoutes, type Lifecycle } from './modules/health/index.ts';
@@ -33,7 +32,7 @@ import { createPushNetwork, type PushNetwork } from './modules/notifications/ind
 import { operatorOpsRoutes } from './modules/operators/index.ts';
 import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from './modules/orders/index.ts';
 import { pricesRoutes } from './modules/prices/index.ts';
-import { recordRoutes, startRetentionJob } from './modules/records/index.ts';
+import { recordRoutes } from './modules/records/index.ts';
 import { tradeRoomRoutes } from './modules/trade-room/index.ts';
 import { walletOpsRoutes, walletRoutes } from './modules/wallets/index.ts';
 import { assertProductionSafe, runStartupTasks } from './startup.ts';
@@ -166,12 +165,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(orderRoutes, deps);
   // DECISIONS §11, §14: every instance runs the order timers; closing the app stops them.
   app.addHook('onClose', startOrderTimers(dbh.db, config.orders.timerIntervalMs, app.log));
-  // DECISIONS §19: blocks, the login history, closing; the retention purge runs where its lease is held.
-  await app.register(blockRoutes, deps);
   await app.register(recordRoutes, deps);
-  const { retention } = config;
-  const retentionRules = { years: retention.years, batch: retention.batch, loginBatch: retention.batch * 20 };
-  app.addHook('onClose', startRetentionJob(dbh.db, retentionRules, retention.jobIntervalMs, app.log));
   await app.register(pricesRoutes, deps);
   await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
@@ -194,7 +188,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     depositOpsRoutes(deps, depositWatchers),
   ];
   await app.register(operatorApi(deps.guards, opsRouteFiles), { prefix: OPS_API_PREFIX });
-
   const webServed = opts.serveWeb !== false && (await serveWebApp(app, config.webDistDir));
   app.setNotFoundHandler((request, reply) => {
     if (webServed && request.method === 'GET' && isWebRoute(request.url)) return reply.sendFile('index.html');

@@ -292,6 +292,18 @@ function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch'> {
   };
 }
 
+/** The trade protocol's timers and buyer limits (DECISIONS §11). */
+function ordersConfig(e: ParsedEnv): Config['orders'] {
+  return {
+    paymentWindowSec: e.ORDER_PAYMENT_WINDOW_SEC,
+    disputeAfterSec: e.ORDER_DISPUTE_AFTER_SEC,
+    releaseWindowSec: e.ORDER_RELEASE_WINDOW_SEC,
+    maxLivePerBuyer: e.MAX_LIVE_ORDERS_PER_BUYER,
+    buyerCancelsPerDay: e.BUYER_CANCELS_PER_DAY,
+    timerIntervalMs: e.ORDER_TIMER_INTERVAL_MS,
+  };
+}
+
 /** Parses the environment once into a Config. Throws a readable error on an invalid value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -347,14 +359,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     ...chainConfig(e),
     tradeFeeBps: e.TRADE_FEE_BPS,
-    orders: {
-      paymentWindowSec: e.ORDER_PAYMENT_WINDOW_SEC,
-      disputeAfterSec: e.ORDER_DISPUTE_AFTER_SEC,
-      releaseWindowSec: e.ORDER_RELEASE_WINDOW_SEC,
-      maxLivePerBuyer: e.MAX_LIVE_ORDERS_PER_BUYER,
-      buyerCancelsPerDay: e.BUYER_CANCELS_PER_DAY,
-      timerIntervalMs: e.ORDER_TIMER_INTERVAL_MS,
-    },
+    orders: ordersConfig(e),
     tradeListCacheMs: e.TRADE_LIST_CACHE_MS,
     retention: {
       years: e.RETENTION_YEARS,

@@ -5,9 +5,11 @@ import {
   pageOf,
   sellListingCreateBody,
   sellListingDetail,
+  type TradeListQuery,
   tradeListing,
   tradeListQuery,
 } from '@p2p/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { memberIdOf } from '../../http/auth.ts';
@@ -33,6 +35,22 @@ async function blockedSellersOf(deps: AppDeps, authorization: string | undefined
   if (!authorization?.startsWith('Bearer ')) return [];
   const claims = await deps.tokens.verify(authorization.slice(7).trim()).catch(() => undefined);
   return claims ? blockedIdsOf(deps.db, claims.memberId) : [];
+}
+
+/**
+ * GET /api/v1/sell-listings' answer. A signed-in caller who blocks sellers (DECISIONS §19) gets the list without
+ * them, read apart from the shared cache (its answer is the same for everyone, so it never holds a filtered
+ * page) and sent `no-store`; everyone else gets the cached answer as before.
+ */
+async function tradeListAnswer(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  q: TradeListQuery,
+) {
+  const blocked = await blockedSellersOf(deps, request.headers.authorization);
+  if (blocked.length > 0) return reply.send(ok(await tradeList(deps.db, q, blocked)));
+  return deps.tradeListCache.send(request, reply, q, () => tradeList(deps.db, q));
 }
 
 /**
@@ -69,13 +87,7 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
   app.get(
     '/api/v1/sell-listings',
     { schema: { tags: ['market'], querystring: tradeListQuery, response: okResponse(pageOf(tradeListing)) } },
-    async (request, reply) => {
-      // DECISIONS §19: a signed-in caller who blocks sellers gets the list without them, read apart from the
-      // shared cache (whose answer is the same for everyone); everyone else gets the cached answer.
-      const blocked = await blockedSellersOf(deps, request.headers.authorization);
-      if (blocked.length > 0) return ok(await tradeList(db, request.query, blocked));
-      return deps.tradeListCache.send(request, reply, request.query, () => tradeList(db, request.query));
-    },
+    async (request, reply) => tradeListAnswer(deps, request, reply, request.query),
   );
 
   // Public and the same for everyone: its own scope so the short public cache and ETag stay off the member
