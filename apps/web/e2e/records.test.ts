@@ -147,7 +147,9 @@ describe('closing a membership', () => {
     await expectToast(p, '회원 탈퇴가 완료되었습니다.');
     await p.waitForURL((u) => u.pathname === '/');
 
+    // The logout after closing forgets the stored language too (SPEC §4): back to kr for the texts below.
     await p.goto('/login');
+    await switchLanguage(p, 'kr');
     await p.getByTestId('login-submit').waitFor();
     await p.locator('input[autocomplete="username"], input[name="loginId"]').first().fill(m.loginId);
     await p.locator('input[type="password"]').first().fill(m.password);

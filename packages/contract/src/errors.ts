@@ -70,10 +70,7 @@ export const ERROR_STATUS = {
   INVALID_STATE: 409,
   /** A unique record already exists with other content (e.g. a deposit txid credited elsewhere). */
   DUPLICATE_ENTRY: 409,
-  /**
-   * DECISIONS §19: closing needs an empty membership; returnData {liveOrders, activeListings, pendingWithdrawals,
-   * balances: [{coinCode, available, escrow}]}.
-   */
+  /** DECISIONS §19: closing needs an empty membership; returnData says what is left (orders, listings, coins). */
   ACCOUNT_NOT_EMPTY: 409,
   /** DECISIONS §12: the order chat closed for writing (7 days after the order ended; operators: not DISPUTED) */
   CHAT_CLOSED: 409,
