@@ -235,6 +235,24 @@ describe('closing a membership', () => {
     expect(suspend.body.returnMessage).toBe('INVALID_STATE');
   });
 
+  it("disables the closed member's wallets: an internal transfer to one is refused (404 WALLET_NOT_FOUND)", async () => {
+    const closing = await trader(t, 'ETH');
+    const sender = await trader(t, 'ETH', '1');
+    expect((await close(closing.token, { currentPassword: closing.password })).status).toBe(200);
+    const r = await t.call('POST', '/transfer/request', {
+      token: sender.token,
+      body: {
+        fromWalletId: sender.wallet.id,
+        destType: 'INTERNAL',
+        amount: '0.1',
+        destInternalAddress: closing.wallet.address,
+        stepUp: { password: sender.password },
+      },
+    });
+    expect([r.status, r.body.returnMessage]).toEqual([404, 'WALLET_NOT_FOUND']);
+    await t.assertLedger();
+  });
+
   it('an operator closes nothing here (403)', async () => {
     const o = await operator(t);
     expect((await close(o.token, { currentPassword: o.password })).status).toBe(403);

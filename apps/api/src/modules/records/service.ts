@@ -18,6 +18,7 @@ import {
   requireCurrentPassword,
   revokeAllRefreshTokens,
 } from '../identity/index.ts';
+import { disableWalletsOf } from '../wallets/index.ts';
 import { type MembershipContents, membershipContents } from './queries.ts';
 
 /**
@@ -70,8 +71,8 @@ function isEmpty(c: MembershipContents): boolean {
  * (400 CURRENT_PASSWORD_REQUIRED / INVALID_CREDENTIALS, the step-up failure budget: 429 RATE_LIMITED). Then one
  * transaction under the member's row lock (a purchase of theirs waits on it, or it waits on the purchase):
  * 409 ACCOUNT_NOT_EMPTY {liveOrders, activeListings, pendingTransfers, balances: [{coinCode, kind, amount}]}
- * while anything is left; else status CLOSED, closed_at now, and every session revoked (its event streams end
- * through 016's trigger). Operators close no membership here (403 FORBIDDEN). Answers closedAt and keptUntil
+ * while anything is left; else status CLOSED, closed_at now, every session revoked (its event streams end
+ * through 016's trigger) and every wallet DISABLED (internal transfers to it are refused). Operators close no membership here (403 FORBIDDEN). Answers closedAt and keptUntil
  * (closedAt + `retentionYears`, when the purge job anonymizes the records).
  */
 export async function closeMembership(
@@ -96,6 +97,7 @@ export async function closeMembership(
     }
     const at = await markMemberClosed(tx, memberId);
     await revokeAllRefreshTokens(tx, memberId);
+    await disableWalletsOf(tx, memberId);
     return at;
   });
   const keptUntil = new Date(closedAt);

@@ -47,9 +47,10 @@ export function CloseMembership() {
     close.mutate(
       { currentPassword: password },
       {
+        // Signed out (and home) first: a toast shown before the navigation would be cleared by it.
         onSuccess: async () => {
-          notify.success(t('close.done'));
           await logout();
+          notify.success(t('close.done'));
         },
       },
     );
