@@ -47,10 +47,9 @@ export function CloseMembership() {
     close.mutate(
       { currentPassword: password },
       {
-        // Signed out (and home) first: a toast shown before the navigation would be cleared by it.
         onSuccess: async () => {
-          await logout();
           notify.success(t('close.done'));
+          await logout();
         },
       },
     );
