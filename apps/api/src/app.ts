@@ -33,6 +33,7 @@ import { createPushNetwork, type PushNetwork } from './modules/notifications/ind
 import { operatorOpsRoutes } from './modules/operators/index.ts';
 import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from './modules/orders/index.ts';
 import { pricesRoutes } from './modules/prices/index.ts';
+import { recordRoutes } from './modules/records/index.ts';
 import {
   declaredReserves,
   reservesOpsRoutes,
@@ -145,6 +146,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(orderRoutes, deps);
   // DECISIONS §11, §14: every instance runs the order timers; closing the app stops them.
   app.addHook('onClose', startOrderTimers(dbh.db, config.orders.timerIntervalMs, app.log));
+  await app.register(recordRoutes, deps);
   await app.register(pricesRoutes, deps);
   await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
@@ -167,7 +169,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   opsRouteFiles.push(orderOpsRoutes(deps), depositOpsRoutes(deps, depositWatchers), kycOpsRoutes(deps));
   opsRouteFiles.push(reservesOpsRoutes(deps, readReserves));
   await app.register(operatorApi(deps.guards, opsRouteFiles), { prefix: OPS_API_PREFIX });
-
   const webServed = opts.serveWeb !== false && (await serveWebApp(app, config.webDistDir));
   app.setNotFoundHandler((request, reply) => {
     if (webServed && request.method === 'GET' && isWebRoute(request.url)) return reply.sendFile('index.html');

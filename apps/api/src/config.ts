@@ -126,6 +126,9 @@ const schema = z.object({
   KYC_REQUESTS_PER_HOUR: int(5),
   KYC_VERIFY_PER_HOUR: int(20),
   KYC_DOCUMENTS_PER_DAY: int(10),
+  RETENTION_YEARS: z.coerce.number().int().min(1).max(50).default(5),
+  RETENTION_JOB_INTERVAL_MS: int(3_600_000),
+  RETENTION_BATCH: z.coerce.number().int().min(1).default(50),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -236,6 +239,12 @@ export interface Config {
   tradeListCacheMs: number;
   /** DECISIONS §20: hours between the automatic proof-of-reserves snapshots of each coin; 0 = only on request. */
   reservesSnapshotHours: number;
+  /**
+   * DECISIONS §19: closed memberships' records are kept `years` (RETENTION_YEARS) and then purged by the
+   * retention job, which runs every `jobIntervalMs` (0 = never: tests run it by hand) on the instance holding
+   * its lease, `batch` memberships (and 20 x batch old login attempts) a run.
+   */
+  retention: { years: number; jobIntervalMs: number; batch: number };
   /**
    * Send parameterized statements to PostgreSQL as named prepared statements (db/prepared.ts). Off for a
    * pooler in transaction mode that does not track prepared statements.
@@ -390,6 +399,18 @@ function kycConfig(e: ParsedEnv, isProduction: boolean): Config['kyc'] {
   };
 }
 
+/** The trade protocol's timers and buyer limits (DECISIONS §11). */
+function ordersConfig(e: ParsedEnv): Config['orders'] {
+  return {
+    paymentWindowSec: e.ORDER_PAYMENT_WINDOW_SEC,
+    disputeAfterSec: e.ORDER_DISPUTE_AFTER_SEC,
+    releaseWindowSec: e.ORDER_RELEASE_WINDOW_SEC,
+    maxLivePerBuyer: e.MAX_LIVE_ORDERS_PER_BUYER,
+    buyerCancelsPerDay: e.BUYER_CANCELS_PER_DAY,
+    timerIntervalMs: e.ORDER_TIMER_INTERVAL_MS,
+  };
+}
+
 /** Parses the environment once into a Config. Throws a readable error on an invalid value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -419,16 +440,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     company: companyConfig(e),
     ...chainConfig(e),
     tradeFeeBps: e.TRADE_FEE_BPS,
-    orders: {
-      paymentWindowSec: e.ORDER_PAYMENT_WINDOW_SEC,
-      disputeAfterSec: e.ORDER_DISPUTE_AFTER_SEC,
-      releaseWindowSec: e.ORDER_RELEASE_WINDOW_SEC,
-      maxLivePerBuyer: e.MAX_LIVE_ORDERS_PER_BUYER,
-      buyerCancelsPerDay: e.BUYER_CANCELS_PER_DAY,
-      timerIntervalMs: e.ORDER_TIMER_INTERVAL_MS,
-    },
+    orders: ordersConfig(e),
     tradeListCacheMs: e.TRADE_LIST_CACHE_MS,
     reservesSnapshotHours: e.RESERVES_SNAPSHOT_HOURS,
+    retention: {
+      years: e.RETENTION_YEARS,
+      jobIntervalMs: e.RETENTION_JOB_INTERVAL_MS,
+      batch: e.RETENTION_BATCH,
+    },
     pgPreparedStatements: e.PG_PREPARED_STATEMENTS,
     jwtSecret: e.JWT_SECRET,
     accessTokenTtlSec: e.ACCESS_TOKEN_TTL_SEC,

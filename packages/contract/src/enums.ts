@@ -8,7 +8,7 @@ export type CountryCode = (typeof COUNTRY_CODES)[number];
 export const ROLES = ['MEMBER', 'OPERATOR'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const MEMBER_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
+export const MEMBER_STATUSES = ['ACTIVE', 'SUSPENDED', 'CLOSED'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
 export const WALLET_STATUSES = ['ACTIVE', 'DISABLED'] as const;

@@ -42,10 +42,14 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   /** The account is suspended by an operator (DECISIONS §8). */
   MEMBER_SUSPENDED: 403,
+  /** DECISIONS §19: the membership was closed; answered only after the right password, like a suspension. */
+  MEMBER_CLOSED: 403,
   /** No such route or object. */
   NOT_FOUND: 404,
   /** No member with this login ID. */
   NOT_FOUND_MEMBER_ID: 404,
+  /** DECISIONS §19: no member has this nickname (what the public nickname check tells anyway). */
+  NICKNAME_NOT_FOUND: 404,
   /** The caller has no active wallet of that coin (or the address belongs to none). */
   WALLET_NOT_FOUND: 404,
   /** No such sell listing visible to the caller. */
@@ -66,6 +70,8 @@ export const ERROR_STATUS = {
   INVALID_STATE: 409,
   /** A unique record already exists with other content (e.g. a deposit txid credited elsewhere). */
   DUPLICATE_ENTRY: 409,
+  /** DECISIONS §19: closing needs an empty membership; returnData says what is left (orders, listings, coins). */
+  ACCOUNT_NOT_EMPTY: 409,
   /** DECISIONS §12: the order chat closed for writing (7 days after the order ended; operators: not DISPUTED) */
   CHAT_CLOSED: 409,
   /** The operator's TOTP is confirmed; only the CLI can remove it. */
@@ -96,6 +102,12 @@ export const ERROR_STATUS = {
   TOO_MANY_LIVE_ORDERS: 422,
   /** DECISIONS §11: too many cancels or expiries in 24 h; returnData {until} */
   PURCHASE_BLOCKED: 422,
+  /** DECISIONS §19: one of buyer and seller blocked the other; no order between them. */
+  BLOCKED: 422,
+  /** DECISIONS §19: a member cannot block themself. */
+  BLOCK_SELF: 422,
+  /** DECISIONS §19: the block list is full (MAX_BLOCKS); returnData {max}. */
+  BLOCKS_LIMIT: 422,
   /** DECISIONS §11: a buyer may open a dispute only ORDER_DISPUTE_AFTER_SEC after PAID; returnData {from} */
   DISPUTE_TOO_EARLY: 422,
   /** DECISIONS §15: this Idempotency-Key was used by the caller for another request (method, path or body). */

@@ -18,6 +18,7 @@ export * from './ops.ts';
 export * from './phone.ts';
 export * from './prices.ts';
 export * from './proof-of-reserves.ts';
+export * from './records.ts';
 export * from './reserve-time.ts';
 export * from './trade-room.ts';
 export * from './wallets.ts';

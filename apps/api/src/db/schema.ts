@@ -1,5 +1,6 @@
 import type { Coin } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
+import type { BlocksTables } from '../modules/blocks/tables.ts';
 import type { ChatTables } from '../modules/chat/tables.ts';
 import type { DepositTables } from '../modules/deposits/tables.ts';
 import type { EventTables } from '../modules/events/tables.ts';
@@ -9,6 +10,7 @@ import type { ListingsTables } from '../modules/listings/tables.ts';
 import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { OpsTables } from '../modules/operators/tables.ts';
 import type { OrdersTables } from '../modules/orders/tables.ts';
+import type { RecordsTables } from '../modules/records/tables.ts';
 import type { ReservesTables } from '../modules/reserves/tables.ts';
 import type { WalletTables } from '../modules/wallets/tables.ts';
 
@@ -28,12 +30,15 @@ export interface MembersTable {
   bank_name: string | null;
   account_no: string | null;
   role: Generated<'MEMBER' | 'OPERATOR'>;
-  status: Generated<'ACTIVE' | 'SUSPENDED'>;
+  status: Generated<'ACTIVE' | 'SUSPENDED' | 'CLOSED'>;
   suspended_reason: string | null;
   /** DECISIONS §19: 0 phone only, 1 identity verified, 2 ID document reviewed (021_kyc.sql). */
   kyc_level: Generated<number>;
   created_at: CreatedAt;
   updated_at: CreatedAt;
+  /** DECISIONS §19: set when the membership closed (status CLOSED), and when the purge anonymized it. */
+  closed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  purged_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface LedgerAccountsTable {
@@ -88,4 +93,6 @@ export interface DB
     NotificationTables,
     DepositTables,
     ReservesTables,
-    KycTables {}
+    KycTables,
+    BlocksTables,
+    RecordsTables {}

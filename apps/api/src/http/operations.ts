@@ -27,6 +27,7 @@ const PURCHASE: ErrorCode[] = [
   'PURCHASE_NOT_VERIFIED',
   'TOO_MANY_LIVE_ORDERS',
   'PURCHASE_BLOCKED',
+  'BLOCKED',
 ];
 
 /**
@@ -274,6 +275,26 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     errors: ['ORDER_NOT_FOUND'],
   },
   'GET /my/order-counts': { operationId: 'getOrderCounts' },
+  'GET /api/v1/blocks': { operationId: 'listBlocks', summary: 'The members the signed-in member blocks.' },
+  'POST /api/v1/blocks': {
+    operationId: 'blockMember',
+    summary: "Blocks a member by nickname: their listings are hidden and neither can buy from the other's.",
+    errors: ['NICKNAME_NOT_FOUND', 'BLOCK_SELF', 'BLOCKS_LIMIT', 'RATE_LIMITED'],
+  },
+  'DELETE /api/v1/blocks/:nickname': {
+    operationId: 'unblockMember',
+    summary: 'Lifts a block of the signed-in member.',
+    errors: ['NOT_FOUND'],
+  },
+  'GET /api/v1/my/logins': {
+    operationId: 'listMyLogins',
+    summary: 'The sign-in attempts of the last 90 days: time, masked address, device, result.',
+  },
+  'POST /api/v1/my/close': {
+    operationId: 'closeMembership',
+    summary: 'Closes the membership (password again); refused while orders, listings or balances remain.',
+    errors: ['CURRENT_PASSWORD_REQUIRED', 'INVALID_CREDENTIALS', 'ACCOUNT_NOT_EMPTY', 'RATE_LIMITED'],
+  },
   'GET /buy-orders/:id/messages': { operationId: 'listOrderMessages', errors: ['ORDER_NOT_FOUND'] },
   'POST /buy-orders/:id/messages': {
     operationId: 'postOrderMessage',

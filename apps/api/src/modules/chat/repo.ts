@@ -127,3 +127,13 @@ export async function messageImage(db: DbOrTx, orderId: number, messageId: numbe
     .where('m.order_id', '=', orderId)
     .executeTakeFirst();
 }
+
+/**
+ * The retention purge of one member (DECISIONS §19): every message they wrote and every image they uploaded is
+ * deleted (their counterpart's messages and the system lines stay). Returns how many messages went.
+ */
+export async function purgeMessagesOf(tx: Tx, memberId: number): Promise<number> {
+  const r = await tx.deleteFrom('order_messages').where('author_id', '=', memberId).executeTakeFirst();
+  await tx.deleteFrom('chat_images').where('uploader_id', '=', memberId).execute();
+  return Number(r.numDeletedRows);
+}

@@ -19,6 +19,15 @@ export {
   setMemberStatus,
 } from './repo.ts';
 export {
+  closedMembersDue,
+  lockMemberForClose,
+  loginAttemptRows,
+  markMemberClosed,
+  memberByNickname,
+  pruneLoginAttempts,
+  purgeMemberIdentity,
+} from './repo-records.ts';
+export {
   confirmTotpRow,
   deleteTotp,
   hasConfirmedTotp,
@@ -30,6 +39,6 @@ export { default as identityRoutes } from './routes.ts';
 export { liveSessions, openSession, revokeAllRefreshTokens } from './session.ts';
 export { type DevOutbox, devOutboxFor } from './sms/console.ts';
 export { createSms, type SmsProvider } from './sms/provider.ts';
-export { requireStepUp } from './step-up.ts';
+export { requireCurrentPassword, requireStepUp } from './step-up.ts';
 export { acceptedTotpStep } from './totp.ts';
 export { openTotpSecret, sealTotpSecret, totpKey } from './totp-crypto.ts';

@@ -38,13 +38,17 @@ export async function resettableMember(db: DbOrTx, loginId: string) {
     .executeTakeFirst();
 }
 
-/** True when a MEMBER already uses `phoneE164` (sign-up codes are refused for it, DECISIONS §6). */
+/**
+ * True when an open MEMBER already uses `phoneE164` (sign-up codes are refused for it, DECISIONS §6); a closed
+ * membership's phone is free again (DECISIONS §19, the unique index of 023_records.sql).
+ */
 export async function phoneUsedByMember(db: DbOrTx, phoneE164: string): Promise<boolean> {
   const owner = await db
     .selectFrom('members')
     .select('id')
     .where('phone_e164', '=', phoneE164)
     .where('role', '=', 'MEMBER')
+    .where('status', '<>', 'CLOSED')
     .executeTakeFirst();
   return owner !== undefined;
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/client.ts';
+import { AppError } from '../../errors/index.ts';
 
 /**
  * The SQL of the identity module's tables (`members`, `sms_codes`, sessions) that other modules need:
@@ -10,15 +11,19 @@ import type { DbOrTx, Tx } from '../../db/client.ts';
 /**
  * Locks a member's row (SELECT ... FOR NO KEY UPDATE, so foreign keys to it stay free) for the caller's
  * transaction and returns their current phone (E.164). Used by a purchase to count one buyer's concurrent
- * orders one after the other (DECISIONS §11). Throws when the member does not exist.
+ * orders one after the other (DECISIONS §11). The status is read under the lock: a membership closed (or
+ * suspended) while the request was on its way ends it here, UNAUTHORIZED (closed: its sessions are gone) or
+ * MEMBER_SUSPENDED, so closing and a purchase have one winner (DECISIONS §19). Throws when the member does not exist.
  */
 export async function lockMemberForTrade(tx: Tx, memberId: number): Promise<{ phoneE164: string }> {
   const m = await tx
     .selectFrom('members')
-    .select('phone_e164')
+    .select(['phone_e164', 'status'])
     .where('id', '=', memberId)
     .forNoKeyUpdate()
     .executeTakeFirstOrThrow();
+  if (m.status === 'CLOSED') throw new AppError('UNAUTHORIZED');
+  if (m.status === 'SUSPENDED') throw new AppError('MEMBER_SUSPENDED');
   return { phoneE164: m.phone_e164 };
 }
 
@@ -45,7 +50,7 @@ export type OpsMemberRow = {
   country_code: string;
   phone_e164: string;
   role: 'MEMBER' | 'OPERATOR';
-  status: 'ACTIVE' | 'SUSPENDED';
+  status: 'ACTIVE' | 'SUSPENDED' | 'CLOSED';
   suspended_reason: string | null;
   created_at: Date;
 };

@@ -28,6 +28,9 @@ import { login, logout, refresh } from './session.ts';
 import { createSms } from './sms/provider.ts';
 import { registerSmsRoutes } from './sms/routes.ts';
 
+/** The user agent a sign-in came with, for the login history (DECISIONS §19). */
+const userAgentOf = (request: { headers: { 'user-agent'?: string } }) => request.headers['user-agent'];
+
 /**
  * Routes of the identity module: every auth, members, /my and /sms call of SPEC §7 with the rules of
  * SPEC §5 and DECISIONS §6. Throws at registration (refusing to start) when the SMS provider is unusable.
@@ -43,7 +46,8 @@ export default async function identityRoutes(app: FastifyZod, deps: AppDeps): Pr
       config: { tradeListUnaffected: true },
       schema: { tags: ['auth'], body: LoginBody, response: okResponse(TokenPair) },
     },
-    async (request) => ok(await login(deps, limits, request.body, request.ip, request.log)),
+    async (request) =>
+      ok(await login(deps, limits, request.body, request.ip, request.log, userAgentOf(request))),
   );
 
   app.post(

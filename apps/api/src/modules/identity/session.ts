@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { LoginBody, Role, TokenPair } from '@p2p/contract';
+import type { LoginBody, LoginResult, Role, TokenPair } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
@@ -10,6 +10,7 @@ import { sha256 } from './codes.ts';
 import type { IdentityLimits } from './limits.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { memberForLogin, memberRole } from './repo-members.ts';
+import { recordLockedAttempt, recordLoginAttempt } from './repo-records.ts';
 import {
   insertRefreshTokenRow,
   liveFamilyIds,
@@ -70,9 +71,10 @@ export function loginSlowDownMs(failures: number, after: number, maxMs: number):
  * itself out of that id, nobody else), failures per IP over any ids (per LOGIN_WINDOW_SEC) and over the whole
  * service per minute. Failures of an id from all addresses only slow its sign-ins down (loginSlowDownMs,
  * logged at warn on `log`), so a stranger cannot lock a member or operator out. A success clears the id+IP
- * attempts and gives back the other points. Throws RATE_LIMITED {retryAfterSec} (429), INVALID_CREDENTIALS
- * (unknown id or wrong password, alike), TOTP_REQUIRED / TOTP_INVALID (operators), MEMBER_SUSPENDED (only
- * after a correct password).
+ * attempts and gives back the other points. Every attempt on a known id is recorded in the login history
+ * (DECISIONS §19; `userAgent` as sent). Throws RATE_LIMITED {retryAfterSec} (429), INVALID_CREDENTIALS
+ * (unknown id or wrong password, alike), TOTP_REQUIRED / TOTP_INVALID (operators), MEMBER_SUSPENDED and
+ * MEMBER_CLOSED (only after a correct password).
  */
 export async function login(
   deps: AppDeps,
@@ -80,11 +82,17 @@ export async function login(
   body: LoginBody,
   ip: string,
   log?: FastifyBaseLogger,
+  userAgent?: string,
 ): Promise<TokenPair> {
   const id = body.loginId.toLowerCase();
   const keys = { pair: `${id}|${ip}`, ip, all: 'all' };
   await limits.loginPerIp.consume(keys.ip);
-  await limits.login.consume(keys.pair);
+  // Only the id+address refusal is recorded: the per-address budget was spent before it, so a flood cannot
+  // turn refusals into rows (and recordLockedAttempt keeps one a minute).
+  await limits.login.consume(keys.pair).catch(async (err: unknown) => {
+    await recordLockedAttempt(deps.db, id, ip, userAgent);
+    throw err;
+  });
   await limits.loginGlobal.consume(keys.all);
   // Known and unknown ids are counted and slowed alike, so the wait tells nothing about which ids exist.
   const failures = await limits.loginFailuresPerId.count(id);
@@ -96,14 +104,20 @@ export async function login(
   }
   const member = await memberForLogin(deps.db, id);
   const valid = await verifyPassword(member?.password_hash ?? (await equalizerHash()), body.password);
+  const record = (result: LoginResult) =>
+    member ? recordLoginAttempt(deps.db, { memberId: member.id, ip, userAgent, result }) : undefined;
   if (!member || !valid) {
     await limits.loginFailuresPerId.add(id);
+    await record('BAD_PASSWORD');
     throw new AppError('INVALID_CREDENTIALS');
   }
   // Operators with a confirmed TOTP also need a code; asked only now, after a right password (DECISIONS §13).
   if (member.role === 'OPERATOR') {
     await checkOperatorTotp(deps, member.id, body.totpCode).catch(async (err: unknown) => {
-      if (err instanceof AppError && err.code === 'TOTP_INVALID') await limits.loginFailuresPerId.add(id);
+      if (err instanceof AppError && err.code === 'TOTP_INVALID') {
+        await limits.loginFailuresPerId.add(id);
+        await record('BAD_TOTP');
+      }
       throw err;
     });
   }
@@ -112,8 +126,30 @@ export async function login(
     limits.loginPerIp.refund(keys.ip),
     limits.loginGlobal.refund(keys.all),
   ]);
-  if (member.status === 'SUSPENDED') throw new AppError('MEMBER_SUSPENDED');
-  return openSession(deps, member);
+  return admit(deps, member, record);
+}
+
+/**
+ * The last step of a sign-in with the right secrets: a suspended or closed membership is told so (DECISIONS §8,
+ * §19; only the holder of the password learns it, a guesser gets INVALID_CREDENTIALS like any wrong password),
+ * anything else gets a session. The outcome is recorded with `record`.
+ */
+async function admit(
+  deps: AppDeps,
+  member: { id: number; role: Role; status: string },
+  record: (result: LoginResult) => Promise<void> | undefined,
+): Promise<TokenPair> {
+  if (member.status === 'SUSPENDED') {
+    await record('SUSPENDED');
+    throw new AppError('MEMBER_SUSPENDED');
+  }
+  if (member.status === 'CLOSED') {
+    await record('CLOSED');
+    throw new AppError('MEMBER_CLOSED');
+  }
+  const pair = await openSession(deps, member);
+  await record('OK');
+  return pair;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { LoginResult } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
 import type { CreatedAt } from '../../db/schema.ts';
 
@@ -36,9 +37,20 @@ export interface ResetTicketsTable {
   created_at: CreatedAt;
 }
 
-/** Tables of the identity module (002_identity.sql). */
+/** One sign-in attempt of a known member (023_records.sql, DECISIONS §19): the access log, kept 90 days. */
+export interface LoginAttemptsTable {
+  id: Generated<number>;
+  member_id: number;
+  at: CreatedAt;
+  ip: string;
+  user_agent: string | null;
+  result: LoginResult;
+}
+
+/** Tables of the identity module (002_identity.sql, 023_records.sql). */
 export interface IdentityTables {
   sms_codes: SmsCodesTable;
   refresh_tokens: RefreshTokensTable;
   reset_tickets: ResetTicketsTable;
+  login_attempts: LoginAttemptsTable;
 }

@@ -6,7 +6,13 @@ export { closeLocked } from './escrow.ts';
 export { listingOpsRoutes } from './ops-routes.ts';
 export { registerPauseRoutes } from './pause-routes.ts';
 export { hasActiveListing, listingForPurchase } from './queries.ts';
-export { type LockedListing, lockListing, returnListingQty, takeListingQty } from './repo.ts';
+export {
+  type LockedListing,
+  lockListing,
+  purgeListingAccountsOf,
+  returnListingQty,
+  takeListingQty,
+} from './repo.ts';
 export { default as listingRoutes } from './routes.ts';
 export { recordEnding, toSellerStats } from './seller-stats.ts';
 export { approveListing, createListing } from './service.ts';

@@ -17,7 +17,7 @@ import { iso, maskName } from './views.ts';
 // Listed = OPEN with a sellable remainder, by a seller who is not suspended (DECISIONS §8: suspended
 // members cannot trade). An OPEN listing whose remainingQty fell below minQty while orders are still live
 // cannot sell anything more, so the public lists hide it (DECISIONS §4 note).
-function tradeBase(db: DbOrTx, coin: TradeListQuery['coin']) {
+function tradeBase(db: DbOrTx, coin: TradeListQuery['coin'], exclude: readonly number[] = []) {
   // NOT IN over the partial index of suspended members: the count stays one pass over the listings. The
   // members table is the identity module's, read here in the same statement (a page is one round trip).
   let q = db
@@ -28,6 +28,7 @@ function tradeBase(db: DbOrTx, coin: TradeListQuery['coin']) {
       eb.selectFrom('members as sm').select('sm.id').where('sm.status', '=', 'SUSPENDED'),
     );
   if (coin) q = q.where('l.coin', '=', coin);
+  if (exclude.length > 0) q = q.where('l.seller_id', 'not in', exclude);
   return q;
 }
 
@@ -94,13 +95,18 @@ function toTradeListing(r: TradeRow): TradeListing {
 /**
  * The public trade list (SPEC §7, DECISIONS §4): OPEN listings, keyset-paginated so every page is one
  * index range scan — CREATED_DESC on (status[, coin], id), the price sorts on (status[, coin], price, id).
- * A malformed cursor, or one of another sort or coin filter, is 400 VALIDATION_FAILED.
+ * A malformed cursor, or one of another sort or coin filter, is 400 VALIDATION_FAILED. `excludeSellers` leaves
+ * those sellers' listings out (a blocker's own view, DECISIONS §19; never cached).
  */
-export async function tradeList(db: DbOrTx, q: TradeListQuery): Promise<Page<TradeListing>> {
+export async function tradeList(
+  db: DbOrTx,
+  q: TradeListQuery,
+  excludeSellers: readonly number[] = [],
+): Promise<Page<TradeListing>> {
   const scope = `trade:${q.sort}:${q.coin ?? 'ALL'}`;
   const byPrice = q.sort !== 'CREATED_DESC';
   const cursor = decodeCursor(scope, q.cursor, byPrice);
-  let rows = withSeller(tradeBase(db, q.coin)).select(tradeColumns);
+  let rows = withSeller(tradeBase(db, q.coin, excludeSellers)).select(tradeColumns);
   if (q.sort === 'CREATED_DESC') {
     if (cursor) rows = rows.where('l.id', '<', cursor.id);
     rows = rows.orderBy('l.id', 'desc');
@@ -114,7 +120,7 @@ export async function tradeList(db: DbOrTx, q: TradeListQuery): Promise<Page<Tra
     }
     rows = rows.orderBy('l.unit_price_krw', dir).orderBy('l.id', dir);
   }
-  const count = () => tradeBase(db, q.coin).select((eb) => eb.fn.countAll<number>().as('n'));
+  const count = () => tradeBase(db, q.coin, excludeSellers).select((eb) => eb.fn.countAll<number>().as('n'));
   // One round trip: the count rides along as an uncorrelated scalar subquery, which PostgreSQL
   // runs once per statement (an InitPlan), so a page holds one pooled connection instead of two. Only a
   // page with no rows (past the end) needs the count on its own.

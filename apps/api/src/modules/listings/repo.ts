@@ -155,3 +155,16 @@ export async function writeSellerStats(
     .where('member_id', '=', sellerId)
     .execute();
 }
+
+/**
+ * The retention purge of one seller (DECISIONS §19): the pay-in account named on their ended listings is
+ * emptied. The rows stay (orders and ledger refs point at them); the caller has checked none is active.
+ */
+export async function purgeListingAccountsOf(tx: Tx, sellerId: number): Promise<void> {
+  await tx
+    .updateTable('sell_listings')
+    .set({ bank_name: '', account_no: '' })
+    .where('seller_id', '=', sellerId)
+    .where('status', 'in', ['CLOSED', 'REJECTED'])
+    .execute();
+}

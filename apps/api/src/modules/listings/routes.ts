@@ -5,15 +5,18 @@ import {
   pageOf,
   sellListingCreateBody,
   sellListingDetail,
+  type TradeListQuery,
   tradeListing,
   tradeListQuery,
 } from '@p2p/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import { publicCache } from '../../http/public-cache.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { blockedIdsOf } from '../blocks/index.ts';
 import { requireStepUp } from '../identity/index.ts';
 import { requireKycLevel } from '../kyc/index.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
@@ -24,6 +27,32 @@ export const BEST_LISTINGS_MAX_AGE_SEC = 15;
 
 const IdParams = z.object({ id: idParam });
 const bearer = [{ bearer: [] }];
+
+/**
+ * The sellers the caller of a public list blocks (DECISIONS §19), from a bearer token when one is sent; none for
+ * a visitor or a token that does not verify (the list is public: a bad token is no reason to refuse it).
+ */
+async function blockedSellersOf(deps: AppDeps, authorization: string | undefined): Promise<number[]> {
+  if (!authorization?.startsWith('Bearer ')) return [];
+  const claims = await deps.tokens.verify(authorization.slice(7).trim()).catch(() => undefined);
+  return claims ? blockedIdsOf(deps.db, claims.memberId) : [];
+}
+
+/**
+ * GET /api/v1/sell-listings' answer. A signed-in caller who blocks sellers (DECISIONS §19) gets the list without
+ * them, read apart from the shared cache (its answer is the same for everyone, so it never holds a filtered
+ * page) and sent `no-store`; everyone else gets the cached answer as before.
+ */
+async function tradeListAnswer(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  q: TradeListQuery,
+) {
+  const blocked = await blockedSellersOf(deps, request.headers.authorization);
+  if (blocked.length > 0) return reply.send(ok(await tradeList(deps.db, q, blocked)));
+  return deps.tradeListCache.send(request, reply, q, () => tradeList(deps.db, q));
+}
 
 /**
  * Routes of the listings module (SPEC §7, DECISIONS §4, §10): sell listings, the trade list, the seller's
@@ -59,8 +88,7 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
   app.get(
     '/api/v1/sell-listings',
     { schema: { tags: ['market'], querystring: tradeListQuery, response: okResponse(pageOf(tradeListing)) } },
-    async (request, reply) =>
-      deps.tradeListCache.send(request, reply, request.query, () => tradeList(db, request.query)),
+    async (request, reply) => tradeListAnswer(deps, request, reply, request.query),
   );
 
   // Public and the same for everyone: its own scope so the short public cache and ETag stay off the member

@@ -247,3 +247,13 @@ export async function unclaimedNotificationIds(db: DbOrTx): Promise<number[]> {
     .execute();
   return rows.map((r) => r.id);
 }
+
+/**
+ * The retention purge of one member (DECISIONS §19): their notifications, alert settings and Web Push
+ * subscriptions (a device's endpoint) are deleted.
+ */
+export async function purgeNotificationsOf(tx: Tx, memberId: number): Promise<void> {
+  await tx.deleteFrom('notifications').where('member_id', '=', memberId).execute();
+  await tx.deleteFrom('notification_settings').where('member_id', '=', memberId).execute();
+  await tx.deleteFrom('push_subscriptions').where('member_id', '=', memberId).execute();
+}

@@ -23,7 +23,7 @@ async function lockMember(tx: Tx, memberId: number): Promise<MemberRow> {
  * Suspends a member (DECISIONS §8): status SUSPENDED with the reason, every live refresh token revoked
  * (so no new access token can be minted; the guards refuse the current one at once), and an audit record,
  * all in one transaction. Throws NOT_FOUND_MEMBER_ID, FORBIDDEN {rule: SELF_SUSPEND} when the operator
- * names themself, INVALID_STATE when already suspended.
+ * names themself, INVALID_STATE when already suspended or closed.
  */
 export async function suspendMember(
   db: Db,
@@ -34,7 +34,8 @@ export async function suspendMember(
   if (operatorId === memberId) throw new AppError('FORBIDDEN', { rule: 'SELF_SUSPEND' });
   return inTx(db, async (tx) => {
     const member = await lockMember(tx, memberId);
-    if (member.status === 'SUSPENDED') throw new AppError('INVALID_STATE', { status: member.status });
+    // A closed membership (DECISIONS §19) is never suspended: unsuspending it later would reopen it.
+    if (member.status !== 'ACTIVE') throw new AppError('INVALID_STATE', { status: member.status });
     const updated = await setMemberStatus(tx, memberId, 'SUSPENDED', reason);
     await revokeAllRefreshTokens(tx, memberId);
     await audit(tx, {

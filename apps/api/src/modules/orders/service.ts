@@ -12,6 +12,7 @@ import { type ChainNetwork, isValidAddress, normalizeAddress } from '../../chain
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { AppError, pgConstraint } from '../../errors/index.ts';
+import { assertNotBlocked } from '../blocks/index.ts';
 import { requireKycLevel } from '../kyc/index.ts';
 import { listingForPurchase, lockListing, takeListingQty } from '../listings/index.ts';
 import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer, OrdersDue } from './buyer-limits.ts';
@@ -97,6 +98,7 @@ function destinationOf(
  * 422 BELOW_MIN_PURCHASE (< ceil(minQty x price)), 400 QTY_MISMATCH (requestQty != krw/price floored to 4
  * decimals), 422 RESERVE_TIME_INVALID, 404 WALLET_NOT_FOUND / 400 INVALID_ADDRESS; then, under the buyer's
  * row lock, 422 PURCHASE_BLOCKED {until} / TOO_MANY_LIVE_ORDERS {max} (DECISIONS §11) and 422
+ * 422 BLOCKED when buyer or seller blocks the other (DECISIONS §19), 422
  * PURCHASE_NOT_VERIFIED when the buyer has no unused phone check verified within 5 minutes (one order per
  * check); under the listing's row lock 422 LISTING_NOT_OPEN / INSUFFICIENT_LISTING_QTY. requestQty leaves remainingQty; the coins stay in the seller's escrow. The
  * order's paymentDeadline is now (or the reserved instant) + `rules.paymentWindowSec`.
@@ -120,6 +122,8 @@ export async function createBuyOrder(
     inTx(db, async (tx) => {
       const phone = await lockBuyer(tx, buyerId);
       await requireDailyRoom(tx, buyerId, body.krwAmount, rules.kyc);
+      // DECISIONS §19, under the buyer's row lock: a block by either side refuses the order.
+      await assertNotBlocked(tx, buyerId, l.seller_id);
       const check = await checkBuyerAndPurchaseCheck(tx, buyerId, phone, rules, settleFirst);
       // The listing's row lock is taken by the update itself (one round trip under the lock); when it
       // matches nothing, the row says why.

@@ -12,6 +12,7 @@ export {
 } from './chain-deposits.ts';
 export { recordDelivery } from './deliveries.ts';
 export { walletOpsRoutes } from './ops-routes.ts';
+export { disableWalletsOf } from './repo.ts';
 export { default as walletRoutes } from './routes.ts';
 export {
   createWallet,

@@ -218,3 +218,8 @@ export async function walletAddress(tx: Tx, walletId: number): Promise<string> {
 
 /** now() of the database, for a transfer's completed_at written in the same statement. */
 export const dbNow = () => sql<Date>`now()`;
+
+/** Disables every wallet of a member (a closed membership, DECISIONS §19): internal transfers to them stop. */
+export async function disableWalletsOf(tx: Tx, memberId: number): Promise<void> {
+  await tx.updateTable('wallets').set({ status: 'DISABLED' }).where('member_id', '=', memberId).execute();
+}

@@ -138,7 +138,8 @@ async function internalTransfer(
 ): Promise<TransferRow> {
   const coin: Coin = from.coin;
   const to = await findDestination();
-  if (!to) throw new AppError('WALLET_NOT_FOUND');
+  // A DISABLED wallet (a closed membership's, DECISIONS §19) receives nothing more from members.
+  if (to?.status !== 'ACTIVE') throw new AppError('WALLET_NOT_FOUND');
   if (to.member_id === from.member_id) throw new AppError('SELF_TRANSFER');
   const now = new Date();
   const common = {

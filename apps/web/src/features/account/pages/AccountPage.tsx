@@ -8,7 +8,10 @@ import { paths } from '../../../config/paths';
 import { useMe } from '../../../lib/me';
 import { SmsAlertSwitch } from '../../notifications/SmsAlertSwitch';
 import s from '../account.module.css';
+import { BlockedMembers } from '../components/BlockedMembers';
+import { CloseMembership } from '../components/CloseMembership';
 import { CountryLabel } from '../components/CountryLabel';
+import { LoginHistory } from '../components/LoginHistory';
 
 function Row({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
   return (
@@ -23,6 +26,7 @@ function Row({ label, value, testId }: { label: string; value: React.ReactNode; 
 
 /**
  * /account (SPEC §2): the read-only profile with the phone formatted; the token is re-validated by GET /my.
+ * Below it (DECISIONS §19): the members the member blocks, the login history and closing the membership.
  * An invalid token ends the session (the guard then shows 'authentication expired, log in again' on /login);
  * any other failure says 'failed to load user info' with a retry (SPEC §8).
  */
@@ -68,6 +72,11 @@ export default function AccountPage() {
       <Button block onClick={() => navigate(paths.modify.path)} data-testid="to-modify">
         {t('account.modify')}
       </Button>
+      <h2 className={s.sectionTitle}>{t('blocks.title')}</h2>
+      <BlockedMembers />
+      <h2 className={s.sectionTitle}>{t('logins.title')}</h2>
+      <LoginHistory />
+      <CloseMembership />
     </Page>
   );
 }

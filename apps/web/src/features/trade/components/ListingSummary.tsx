@@ -5,11 +5,13 @@ import { KeyValue, KeyValueList } from '../../../components/ui/KeyValue';
 import { ListingHead } from '../../../components/ui/ListingHead';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
 import { countryKey, minimumKrw } from '../purchase-rules';
+import s from '../trade.module.css';
+import { BlockButton } from './BlockButton';
 import { SellerStatsLine } from './SellerStatsLine';
 
 /**
  * The listing card of /purchase (SPEC §2): coin, range, unit price, minimum purchase, the seller by nickname
- * (their one public name) with their track record (DECISIONS §11), nationality.
+ * (their one public name) with their track record (DECISIONS §11), nationality, and blocking them (§19).
  */
 export function ListingSummary({ listing }: { listing: TradeListing }) {
   const { t } = useTranslation('trade');
@@ -30,6 +32,9 @@ export function ListingSummary({ listing }: { listing: TradeListing }) {
         <KeyValue label={t('purchase.seller')} testId="purchase-seller">
           {listing.sellerNickname}
         </KeyValue>
+        <div className={s.blockRow}>
+          <BlockButton nickname={listing.sellerNickname} />
+        </div>
         {listing.sellerStats && (
           <KeyValue label={t('protocol.stats.label')}>
             <SellerStatsLine stats={listing.sellerStats} />

@@ -8,6 +8,7 @@ import { useMe } from '../../../lib/me';
 import { orderQueries } from '../api/order-queries';
 import { memberActions } from '../protocol-rules';
 import s from '../trade.module.css';
+import { BlockButton } from './BlockButton';
 import { OrderActions } from './OrderActions';
 import { PaymentInstruction } from './PaymentInstruction';
 import { StatusPanel } from './StatusPanel';
@@ -49,6 +50,9 @@ export function BuyerOrderLive({
         onMoved={refetch}
         afterCancel={afterCancel}
       />
+      <div className={s.blockRow}>
+        <BlockButton nickname={order.sellerNickName} />
+      </div>
     </>
   );
 }

@@ -1,0 +1,168 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMember, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
+import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { RETENTION_JOB, runRetentionPurge } from './index.ts';
+import { acquireJobLease } from './repo.ts';
+
+/*
+ * DECISIONS §19: a closed membership's identity and trade records are kept RETENTION_YEARS (5) and then purged
+ * by a job; access logs (the login history) 90 days. Time is moved by the run's `asOf`: the job's "now".
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const RULES = { years: 5, batch: 2, loginBatch: 3 };
+const DAY = 86_400_000;
+
+/** A member closed at `closedAt` (as POST /my/close leaves one), with a login row, a block and a notification. */
+async function closedAt(closed: Date): Promise<FixtureMember> {
+  const m = await createMember(t);
+  const other = await createMember(t);
+  const db = t.app.deps.db;
+  await db
+    .updateTable('members')
+    .set({ status: 'CLOSED', closed_at: closed })
+    .where('id', '=', m.id)
+    .execute();
+  await db
+    .insertInto('login_attempts')
+    .values({ member_id: m.id, ip: '192.0.2.7', user_agent: null, result: 'OK', at: closed })
+    .execute();
+  await db.insertInto('member_blocks').values({ blocker_id: other.id, blocked_id: m.id }).execute();
+  return m;
+}
+
+const row = (id: number) =>
+  t.app.deps.db
+    .selectFrom('members')
+    .select(['login_id', 'nickname', 'name', 'phone_e164', 'account_no', 'purged_at', 'status'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+
+/** `asOf` such that `closed` lies `years` years and `days` days before it. */
+function after(closed: Date, years: number, days: number): Date {
+  const d = new Date(closed);
+  d.setUTCFullYear(d.getUTCFullYear() + years);
+  return new Date(d.getTime() + days * DAY);
+}
+
+describe('the retention purge', () => {
+  it('purges a membership closed 5 years + 1 day ago and keeps one closed 5 years - 1 day ago', async () => {
+    const closed = new Date('2026-01-10T00:00:00Z');
+    const m = await closedAt(closed);
+    const kept = await runRetentionPurge(t.app.deps.db, RULES, after(closed, 5, -1));
+    expect(kept.purged).toBe(0);
+    expect((await row(m.id)).purged_at).toBeNull();
+    const out = await runRetentionPurge(t.app.deps.db, RULES, after(closed, 5, 1));
+    expect(out.purged).toBe(1);
+    const r = await row(m.id);
+    expect(r).toMatchObject({
+      login_id: `purged-${m.id}`,
+      nickname: `purged-${m.id}`,
+      name: '',
+      phone_e164: '',
+      account_no: null,
+      status: 'CLOSED',
+    });
+    expect(r.purged_at).not.toBeNull();
+    const db = t.app.deps.db;
+    expect(await db.selectFrom('member_blocks').selectAll().where('blocked_id', '=', m.id).execute()).toEqual(
+      [],
+    );
+    expect(await db.selectFrom('login_attempts').selectAll().where('member_id', '=', m.id).execute()).toEqual(
+      [],
+    );
+    // Idempotent: a second run finds nothing more to do.
+    expect((await runRetentionPurge(t.app.deps.db, RULES, after(closed, 5, 2))).purged).toBe(0);
+    // The old login id cannot sign in (and nobody can: the row keeps a hash of a secret nobody holds).
+    const signIn = await t.call('POST', '/api/v1/auth/login', {
+      body: { loginId: m.loginId, password: m.password },
+    });
+    expect(signIn.body.returnMessage).toBe('INVALID_CREDENTIALS');
+  });
+
+  it('never deletes the ledger: a closed member with ledger history is anonymized, entries and postings stay', async () => {
+    const closed = new Date('2020-03-01T00:00:00Z');
+    const m = await createMember(t);
+    // Its deposit stays in the ledger (as a deposit that reached a closed membership would): the purge
+    // anonymizes the owner and leaves every account, entry and posting as it was.
+    await fundMember(t, m.id, 'BTC', '0.3');
+    const db = t.app.deps.db;
+    const before = await sql<{ n: number }>`select count(*)::int as n from ledger_postings p
+        join ledger_accounts a on a.id = p.account_id where a.member_id = ${m.id}`.execute(db);
+    await db
+      .updateTable('members')
+      .set({ status: 'CLOSED', closed_at: closed })
+      .where('id', '=', m.id)
+      .execute();
+    expect(
+      (await runRetentionPurge(db, { ...RULES, batch: 50 }, after(closed, 5, 1))).purged,
+    ).toBeGreaterThanOrEqual(1);
+    const afterRows = await sql<{ n: number }>`select count(*)::int as n from ledger_postings p
+        join ledger_accounts a on a.id = p.account_id where a.member_id = ${m.id}`.execute(db);
+    expect(afterRows.rows[0]?.n).toBe(before.rows[0]?.n);
+    expect(before.rows[0]?.n).toBeGreaterThan(0);
+    expect((await row(m.id)).login_id).toBe(`purged-${m.id}`);
+    await t.assertLedger();
+  });
+
+  it('is bounded per run: RETENTION_BATCH memberships a run, the next run takes the rest', async () => {
+    const closed = new Date('2019-06-01T00:00:00Z');
+    const ms = [await closedAt(closed), await closedAt(closed), await closedAt(closed)];
+    const asOf = after(closed, 5, 1);
+    const first = await runRetentionPurge(t.app.deps.db, RULES, asOf);
+    expect(first.purged).toBe(2);
+    const second = await runRetentionPurge(t.app.deps.db, RULES, asOf);
+    expect(second.purged).toBe(1);
+    for (const m of ms) expect((await row(m.id)).purged_at).not.toBeNull();
+  });
+
+  it('prunes login attempts older than 90 days, a batch a run, of open memberships too', async () => {
+    const m = await createMember(t);
+    const db = t.app.deps.db;
+    const asOf = new Date('2031-01-01T00:00:00Z');
+    const old = new Date(asOf.getTime() - 91 * DAY);
+    const recent = new Date(asOf.getTime() - 89 * DAY);
+    await db.deleteFrom('login_attempts').execute();
+    await db
+      .insertInto('login_attempts')
+      .values([
+        ...Array.from({ length: 4 }, () => ({
+          member_id: m.id,
+          ip: '192.0.2.1',
+          user_agent: null,
+          result: 'OK' as const,
+          at: old,
+        })),
+        { member_id: m.id, ip: '192.0.2.2', user_agent: null, result: 'OK', at: recent },
+      ])
+      .execute();
+    expect((await runRetentionPurge(db, RULES, asOf)).loginsPruned).toBe(3);
+    expect((await runRetentionPurge(db, RULES, asOf)).loginsPruned).toBe(1);
+    expect((await runRetentionPurge(db, RULES, asOf)).loginsPruned).toBe(0);
+    const left = await db.selectFrom('login_attempts').select('ip').where('member_id', '=', m.id).execute();
+    expect(left).toEqual([{ ip: '192.0.2.2' }]);
+  });
+
+  it('one instance holds the lease at a time; another takes it once it ran out', async () => {
+    const db = t.app.deps.db;
+    const results = await Promise.all(
+      ['a', 'b', 'c', 'd'].map((h) => acquireJobLease(db, RETENTION_JOB, h, 60_000)),
+    );
+    expect(results.filter(Boolean)).toHaveLength(1);
+    const holder = ['a', 'b', 'c', 'd'][results.indexOf(true)] as string;
+    expect(await acquireJobLease(db, RETENTION_JOB, holder, 60_000)).toBe(true);
+    await db
+      .updateTable('job_leases')
+      .set({ lease_until: sql<Date>`now() - interval '1 second'` })
+      .where('name', '=', RETENTION_JOB)
+      .execute();
+    expect(await acquireJobLease(db, RETENTION_JOB, 'e', 60_000)).toBe(true);
+    expect(await acquireJobLease(db, RETENTION_JOB, holder, 60_000)).toBe(false);
+  });
+});
