@@ -34,9 +34,21 @@ import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from 
 import { pricesRoutes } from './modules/prices/index.ts';
 import { tradeRoomRoutes } from './modules/trade-room/index.ts';
 import { walletOpsRoutes, walletRoutes } from './modules/wallets/index.ts';
+import {
+  type CoinPayout,
+  createPayouts,
+  type PayoutSigner,
+  type Payouts,
+  withdrawalOpsRoutes,
+} from './modules/withdrawals/index.ts';
 import { assertProductionSafe, runStartupTasks } from './startup.ts';
 
-export type App = FastifyInstance & { deps: AppDeps; lifecycle: Lifecycle; depositWatchers: DepositWatchers };
+export type App = FastifyInstance & {
+  deps: AppDeps;
+  lifecycle: Lifecycle;
+  depositWatchers: DepositWatchers;
+  payouts: Payouts;
+};
 
 export interface BuildOptions {
   /** An already opened database (tests); otherwise opened from the config. */
@@ -56,6 +68,12 @@ export interface BuildOptions {
    * guarded network whose resolver they control, with a local server standing in for a public push service.
    */
   pushNetwork?: PushNetwork;
+  /** The signer the payout workers ask (DECISIONS §18); null = none: every coin is paid by hand. */
+  payoutSigner?: PayoutSigner | null;
+  /** Payers to use instead of those made from CHAIN_RPC_<COIN> (tests). */
+  payoutPayers?: Partial<Record<Coin, CoinPayout>>;
+  /** Start the payout workers' passes (default true; tests may drive `pass()` themselves). */
+  startPayouts?: boolean;
 }
 
 /**
@@ -167,16 +185,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(pricesRoutes, deps);
   await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
-  // DECISIONS §17: a watcher per coin with a node, off the request path; the lease makes one instance of all
-  // active. Stopped before close (preClose), while the database is still open.
-  const depositWatchers = createDepositWatchers(
-    deps,
-    opts.chainReaders ?? createChainReaders(config, app.log),
-    app.log,
-    opts.startWatchers !== false,
-  );
-  app.decorate('depositWatchers', depositWatchers);
-  app.addHook('preClose', () => depositWatchers.stop());
+  const { depositWatchers, payouts } = startChainWork(app, deps, opts);
   // The operator API (DECISIONS §10): one plugin whose hook guards every route under the prefix.
   const opsRouteFiles = [
     operatorOpsRoutes(deps),
@@ -184,6 +193,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     listingOpsRoutes(deps),
     orderOpsRoutes(deps),
     depositOpsRoutes(deps, depositWatchers),
+    withdrawalOpsRoutes(deps, payouts),
   ];
   await app.register(operatorApi(deps.guards, opsRouteFiles), { prefix: OPS_API_PREFIX });
 
@@ -200,6 +210,35 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   if (!opts.skipStartupTasks) await runStartupTasks(deps, app.log);
   return app as unknown as App;
+}
+
+/**
+ * The work each instance does on the chains, off the request path (DECISIONS §17, §18): a deposit watcher and
+ * a payout worker per coin with a node (the payout worker needs a signer too); a lease per coin makes one
+ * instance of all active. Both are stopped before close (preClose), while the database is still open.
+ */
+function startChainWork(
+  app: FastifyInstance,
+  deps: AppDeps,
+  opts: BuildOptions,
+): { depositWatchers: DepositWatchers; payouts: Payouts } {
+  const depositWatchers = createDepositWatchers(
+    deps,
+    opts.chainReaders ?? createChainReaders(deps.config, app.log),
+    app.log,
+    opts.startWatchers !== false,
+  );
+  app.decorate('depositWatchers', depositWatchers);
+  app.addHook('preClose', () => depositWatchers.stop());
+  const payouts = createPayouts(deps, {
+    signer: opts.payoutSigner ?? null,
+    log: app.log,
+    autoStart: opts.startPayouts !== false,
+    payers: opts.payoutPayers,
+  });
+  app.decorate('payouts', payouts);
+  app.addHook('preClose', () => payouts.stop());
+  return { depositWatchers, payouts };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { NotificationTables } from '../modules/notifications/tables.ts';
 import type { OpsTables } from '../modules/operators/tables.ts';
 import type { OrdersTables } from '../modules/orders/tables.ts';
 import type { WalletTables } from '../modules/wallets/tables.ts';
+import type { WithdrawalTables } from '../modules/withdrawals/tables.ts';
 
 /** A timestamptz column: Date when read, optional on insert (defaults to now()). */
 export type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -82,4 +83,5 @@ export interface DB
     ChatTables,
     EventTables,
     NotificationTables,
-    DepositTables {}
+    DepositTables,
+    WithdrawalTables {}
