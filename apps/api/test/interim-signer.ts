@@ -12,7 +12,9 @@ import type { PayoutSigner, SignRequest, SignResult } from '../src/modules/withd
  * the API gets as XPUB_ETH. Replaced by test/signer.ts startSigner() once the signer is merged.
  */
 
-const SEED = createHash('sha256').update('p2p withdrawal tests: a public seed, never for real coins').digest();
+const SEED = createHash('sha256')
+  .update('p2p withdrawal tests: a public seed, never for real coins')
+  .digest();
 const ROOT = HDKey.fromMasterSeed(SEED);
 const ETH_ACCOUNT = ROOT.derive("m/44'/60'/0'");
 
