@@ -36,6 +36,7 @@ import { tradeRoomRoutes } from './modules/trade-room/index.ts';
 import { walletOpsRoutes, walletRoutes } from './modules/wallets/index.ts';
 import {
   type CoinPayout,
+  chainChecks,
   createPayouts,
   type PayoutSigner,
   type Payouts,
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     guards: createGuards(dbh.db, tokens),
     redis,
     invariants: [],
+    chainChecks: [],
     tradeListCache: await startTradeListCache(app, dbh, config),
     pushNetwork: opts.pushNetwork ?? createPushNetwork(),
   };
@@ -207,7 +209,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await redis?.quit().catch(() => undefined);
     if (!opts.dbh) await dbh.close();
   });
-
   if (!opts.skipStartupTasks) await runStartupTasks(deps, app.log);
   return app as unknown as App;
 }
@@ -238,6 +239,7 @@ function startChainWork(
   });
   app.decorate('payouts', payouts);
   app.addHook('preClose', () => payouts.stop());
+  deps.chainChecks.push(...chainChecks(deps.db, payouts));
   return { depositWatchers, payouts };
 }
 

@@ -3,6 +3,7 @@
  * signer), the operator's withdrawal queue and what the ledger check reads of the chains. The ChainPayer
  * interface (payer.ts) is what a coin's payer implements.
  */
+export { chainChecks } from './chain-check.ts';
 export { withdrawalOpsRoutes } from './ops-routes.ts';
 export type {
   BroadcastOutcome,

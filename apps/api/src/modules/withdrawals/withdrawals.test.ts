@@ -1,4 +1,4 @@
-import type { OpsWithdrawal, Transfer, Wallet } from '@p2p/contract';
+import { type OpsWithdrawal, type Transfer, toSignedUnits, type Wallet } from '@p2p/contract';
 import { type Address, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -206,6 +206,22 @@ describe('ETH withdrawals on Anvil', () => {
     expect(rej.body.returnData.status).toBe('REJECTED');
     expect(await balanceOf(t.app.deps.db, account.available(member.id, 'ETH'))).toBe(before + 70_000_000n);
     await t.assertLedger();
+  });
+
+  it('the ledger check compares what the ledger says is on chain with the addresses on the node', async () => {
+    type Check = {
+      ok: boolean;
+      chains?: { coinCode: string; ledger: string; onChain: string | null; difference: string | null }[];
+    };
+    const r = await t.call<Check>('GET', '/ops/api/v1/ledger/check', { token: op.token });
+    expect(r.status).toBe(200);
+    expect(r.body.returnData.ok).toBe(true);
+    const eth = r.body.returnData.chains?.find((c) => c.coinCode === 'ETH');
+    expect(eth?.onChain).not.toBeNull();
+    // only the dust of rounding each fee up to 10^-8 ETH and the sweep's unused gas: well below 0.001 ETH
+    const diff = toSignedUnits(eth?.difference ?? 'missing');
+    expect(diff).toBeGreaterThanOrEqual(0n);
+    expect(diff).toBeLessThan(100_000n);
   });
 
   it('refuses bad input with a clear code and writes nothing', async () => {
