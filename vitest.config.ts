@@ -8,6 +8,16 @@ export default defineConfig({
     projects: [
       { test: { name: 'contract', include: ['packages/contract/src/**/*.test.ts'] } },
       {
+        // DECISIONS §18: the signer and its protocol. Its tests start the real signer process and real nodes.
+        test: {
+          name: 'signer',
+          include: ['packages/signer-protocol/src/**/*.test.ts', 'apps/signer/src/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+      {
         test: {
           name: 'api',
           include: ['apps/api/src/**/*.test.ts', 'apps/api/test/**/*.test.ts'],

@@ -3,7 +3,7 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Coin } from '@p2p/contract';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import helmet from 'helmet';
 import { Redis } from 'ioredis';
@@ -93,34 +93,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     }));
   await migrate(dbh);
 
-  const app = Fastify({
-    logger: {
-      level: config.logLevel,
-      ...(opts.logStream ? { stream: opts.logStream } : {}),
-      redact: {
-        paths: [
-          'req.headers.authorization',
-          'req.headers.cookie',
-          '*.password',
-          '*.code',
-          '*.refreshToken',
-          '*.accessToken',
-        ],
-        censor: '[redacted]',
-      },
-    },
-    genReqId: (req) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-    },
-    bodyLimit: 64 * 1024,
-    // Exactly the hops we run (DECISIONS §21): request.ip is the X-Forwarded-For entry that many places from
-    // the right, which our own proxy wrote; anything further left is what the client claimed. 0 = the socket.
-    // A function, not the number: Fastify 5 reads a numeric trustProxy as "trust nothing".
-    trustProxy: config.trustProxyHops > 0 ? trustHops(config.trustProxyHops) : false,
-    // On close (server.ts drains on SIGTERM): idle keep-alive sockets go at once, requests in flight finish.
-    forceCloseConnections: 'idle',
-  }).withTypeProvider<ZodTypeProvider>();
+  const app = Fastify(fastifyOptions(config, opts)).withTypeProvider<ZodTypeProvider>();
   dbh.onConnectionError((err) => app.log.warn({ err }, 'database connection lost; the pool dropped it'));
 
   app.setValidatorCompiler(validatorCompiler);
@@ -211,6 +184,38 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   if (!opts.skipStartupTasks) await runStartupTasks(deps, app.log);
   return app as unknown as App;
+}
+
+/** Fastify's own options: the redacting logger, request ids, the body limit, the proxy hops, the close policy. */
+function fastifyOptions(config: Config, opts: BuildOptions): FastifyServerOptions {
+  return {
+    logger: {
+      level: config.logLevel,
+      ...(opts.logStream ? { stream: opts.logStream } : {}),
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          '*.password',
+          '*.code',
+          '*.refreshToken',
+          '*.accessToken',
+        ],
+        censor: '[redacted]',
+      },
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: 64 * 1024,
+    // Exactly the hops we run (DECISIONS §21): request.ip is the X-Forwarded-For entry that many places from
+    // the right, which our own proxy wrote; anything further left is what the client claimed. 0 = the socket.
+    // A function, not the number: Fastify 5 reads a numeric trustProxy as "trust nothing".
+    trustProxy: config.trustProxyHops > 0 ? trustHops(config.trustProxyHops) : false,
+    // On close (server.ts drains on SIGTERM): idle keep-alive sockets go at once, requests in flight finish.
+    forceCloseConnections: 'idle',
+  };
 }
 
 /**

@@ -62,6 +62,10 @@ const schema = z.object({
   ...perCoin('CHAIN_START_HEIGHT', z.coerce.number().int().nonnegative().optional()),
   ...perCoin('DEPOSIT_MIN', z.string().regex(FEE_RE).default('0')),
   CHAIN_API_KEY_TRX: z.string().optional(),
+  // DECISIONS §18: the signer (apps/signer) and its shared HMAC secret.
+  SIGNER_PORT: z.coerce.number().int().min(1).max(65535).default(8081),
+  SIGNER_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SIGNER_TOKEN: z.string().min(1).optional(),
   CHAIN_POLL_MS: z.coerce.number().int().min(50).default(5_000),
   CHAIN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   CHAIN_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
@@ -210,6 +214,12 @@ export interface Config {
     missingGraceSec: number;
     retrySec: number;
   };
+  /**
+   * The signer (DECISIONS §18): `url` = SIGNER_URL, default http://127.0.0.1:$SIGNER_PORT; `token` =
+   * SIGNER_TOKEN, required in production (at least 32 characters); outside production, when unset, the
+   * development signer's <DATA_DIR>/signer/token (chains/signer-client.ts).
+   */
+  signer: { url: string; token: string | undefined };
   /** Fee per completed buy order in basis points of requestQty, paid by the buyer (DECISIONS §3; 0..1000). */
   tradeFeeBps: number;
   /**
@@ -311,6 +321,41 @@ function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch' | 'withd
   };
 }
 
+/** The identity module's settings: SMS codes and their limits, login limits and slow-down, lookups, step-up. */
+function identityConfig(
+  e: ParsedEnv,
+  isProduction: boolean,
+): Pick<Config, 'sms' | 'login' | 'lookupPerIpPerHour' | 'stepUpMaxFailures'> {
+  return {
+    sms: {
+      provider: e.SMS_PROVIDER ?? (isProduction ? 'twilio' : 'console'),
+      twilio: { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM },
+      codeTtlSec: e.SMS_CODE_TTL_SEC,
+      resetCodeTtlSec: e.SMS_RESET_CODE_TTL_SEC,
+      maxTries: e.SMS_MAX_TRIES,
+      resendCooldownSec: e.SMS_RESEND_COOLDOWN_SEC,
+      perPhonePerHour: e.SMS_PER_PHONE_PER_HOUR,
+      perIpPerHour: e.SMS_PER_IP_PER_HOUR,
+      perMemberPerHour: e.SMS_PER_MEMBER_PER_HOUR,
+    },
+    login: {
+      maxAttempts: e.LOGIN_MAX_ATTEMPTS,
+      windowSec: e.LOGIN_WINDOW_SEC,
+      maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      globalPerMin: e.LOGIN_GLOBAL_FAILURES_PER_MIN,
+      slowDownAfter: e.LOGIN_SLOWDOWN_AFTER,
+      slowDownMaxMs: e.LOGIN_SLOWDOWN_MAX_MS,
+    },
+    lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
+    stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
+  };
+}
+
+/** SIGNER_URL and SIGNER_TOKEN (DECISIONS §18); production's need of a token is checked at start (startup.ts). */
+function signerConfig(e: ParsedEnv): Config['signer'] {
+  return { url: e.SIGNER_URL ?? `http://127.0.0.1:${e.SIGNER_PORT}`, token: e.SIGNER_TOKEN };
+}
+
 /** Parses the environment once into a Config. Throws a readable error on an invalid value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
@@ -335,27 +380,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       e.OPERATOR_LOGIN_ID && e.OPERATOR_PASSWORD
         ? { loginId: e.OPERATOR_LOGIN_ID, password: e.OPERATOR_PASSWORD }
         : undefined,
-    sms: {
-      provider: e.SMS_PROVIDER ?? (isProduction ? 'twilio' : 'console'),
-      twilio: { accountSid: e.TWILIO_ACCOUNT_SID, authToken: e.TWILIO_AUTH_TOKEN, from: e.TWILIO_FROM },
-      codeTtlSec: e.SMS_CODE_TTL_SEC,
-      resetCodeTtlSec: e.SMS_RESET_CODE_TTL_SEC,
-      maxTries: e.SMS_MAX_TRIES,
-      resendCooldownSec: e.SMS_RESEND_COOLDOWN_SEC,
-      perPhonePerHour: e.SMS_PER_PHONE_PER_HOUR,
-      perIpPerHour: e.SMS_PER_IP_PER_HOUR,
-      perMemberPerHour: e.SMS_PER_MEMBER_PER_HOUR,
-    },
-    login: {
-      maxAttempts: e.LOGIN_MAX_ATTEMPTS,
-      windowSec: e.LOGIN_WINDOW_SEC,
-      maxPerIp: e.LOGIN_MAX_FAILURES_PER_IP,
-      globalPerMin: e.LOGIN_GLOBAL_FAILURES_PER_MIN,
-      slowDownAfter: e.LOGIN_SLOWDOWN_AFTER,
-      slowDownMaxMs: e.LOGIN_SLOWDOWN_MAX_MS,
-    },
-    lookupPerIpPerHour: e.LOOKUP_PER_IP_PER_HOUR,
-    stepUpMaxFailures: e.STEP_UP_MAX_FAILURES,
+    ...identityConfig(e, isProduction),
     prices: { provider: e.PRICE_PROVIDER, file: e.PRICE_FILE, upstreamUrl: e.PRICE_UPSTREAM_URL },
     company: {
       name: e.COMPANY_NAME?.trim() || null,
@@ -365,6 +390,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       support: e.COMPANY_SUPPORT?.trim() || null,
     },
     ...chainConfig(e),
+    signer: signerConfig(e),
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: {
       paymentWindowSec: e.ORDER_PAYMENT_WINDOW_SEC,

@@ -10,7 +10,7 @@ import { seedDemo } from './modules/seed/index.ts';
  * Refuses a production start that would be unsafe (DECISIONS §13), before the database is opened: demo
  * data (SEED_DEMO=1: known passwords, deposits no chain backs), a missing JWT_SECRET (every instance
  * would sign with its own random key, and a restart would sign everyone out) and a missing XPUB_<COIN>
- * (addresses would come from one instance's DATA_DIR). Throws an Error whose
+ * (addresses would come from one instance's DATA_DIR) and a missing SIGNER_TOKEN (DECISIONS §18). Throws an Error whose
  * message names the variable and the fix.
  */
 export function assertProductionSafe(config: Config): void {
@@ -31,6 +31,10 @@ export function assertProductionSafe(config: Config): void {
     throw new Error(
       `XPUB_${missing.join(', XPUB_')} required in production (watch-only account keys, the same on every instance)`,
     );
+  }
+  // DECISIONS §18: the signer's HMAC secret; outside production the development signer's token file serves.
+  if ((config.signer.token?.length ?? 0) < 32) {
+    throw new Error("SIGNER_TOKEN is required in production (32+ characters, the same as the signer's)");
   }
 }
 

@@ -1,4 +1,5 @@
 import { type App, type BuildOptions, buildApp } from '../src/app.ts';
+import { testXpubEnv } from '../src/chains/test-keys.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { openDb } from '../src/db/client.ts';
 import { checkLedger } from '../src/ledger/check.ts';
@@ -38,6 +39,10 @@ export async function createTestApp(
     LOG_LEVEL: 'silent',
     SEED_DEMO: '0',
     PRICE_PROVIDER: 'static',
+    // The public TEST keys (DECISIONS §18): a signer started by test/signer.ts spends what these derive.
+    ...testXpubEnv(
+      env.CHAIN_NETWORK === 'testnet' || env.CHAIN_NETWORK === 'regtest' ? env.CHAIN_NETWORK : 'mainnet',
+    ),
     ...env,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });

@@ -106,6 +106,7 @@ describe('GET /metrics in production', () => {
   const PRODUCTION = {
     NODE_ENV: 'production',
     JWT_SECRET: 'p'.repeat(40),
+    SIGNER_TOKEN: 's'.repeat(40),
     SMS_PROVIDER: 'console',
     XPUB_BTC: bip84.accountZpub,
     XPUB_ETH: bip84.accountZpub,

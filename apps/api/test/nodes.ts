@@ -58,7 +58,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const WATCHDOG =
   '"$@" & node=$!; while kill -0 "$WATCH_PID" 2>/dev/null && kill -0 "$node" 2>/dev/null; do sleep 1; done; kill -KILL 0';
 
-interface Group {
+export interface Group {
   child: ChildProcess;
   pgid: number;
   /** The last lines the node printed (for the error of a failed start). */
@@ -68,12 +68,21 @@ interface Group {
   stop(graceMs?: number): Promise<void>;
 }
 
-function spawnGroup(command: string, args: string[], onLine?: (line: string) => void): Group {
+/**
+ * Runs `command` as the leader's child in a process group of its own (see WATCHDOG); `env` is added to this
+ * process's environment. Also used by test/signer.ts for the signer.
+ */
+export function spawnGroup(
+  command: string,
+  args: string[],
+  onLine?: (line: string) => void,
+  env: NodeJS.ProcessEnv = {},
+): Group {
   installExitHook();
   const child = spawn('/bin/sh', ['-c', WATCHDOG, 'node-watchdog', command, ...args], {
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WATCH_PID: String(process.pid) },
+    env: { ...process.env, ...env, WATCH_PID: String(process.pid) },
   });
   const pgid = child.pid;
   if (pgid === undefined) throw new Error(`could not start ${command}`);

@@ -23,7 +23,9 @@ function runServer(env: Record<string, string>): Promise<{ code: number | null; 
   const base: NodeJS.ProcessEnv = { ...process.env };
   for (const k of Object.keys(base)) {
     if (
-      /^(NODE_ENV|DATABASE_URL|REDIS_URL|SEED_DEMO|JWT_SECRET|OPERATOR_|XPUB_|SMS_|TWILIO_|DOCS_)/.test(k)
+      /^(NODE_ENV|DATABASE_URL|REDIS_URL|SEED_DEMO|JWT_SECRET|SIGNER_|OPERATOR_|XPUB_|SMS_|TWILIO_|DOCS_)/.test(
+        k,
+      )
     ) {
       delete base[k];
     }
@@ -74,9 +76,26 @@ describe('production start refusals', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/XPUB_XRP, XPUB_TRX required in production/);
   });
+
+  it('refuses a start without SIGNER_TOKEN (DECISIONS §18)', async () => {
+    const r = await runServer({
+      NODE_ENV: 'production',
+      JWT_SECRET: SECRET,
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/never',
+      ...XPUBS,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/SIGNER_TOKEN is required in production/);
+  });
 });
 
-const PRODUCTION = { NODE_ENV: 'production', JWT_SECRET: SECRET, SMS_PROVIDER: 'console', ...XPUBS };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  JWT_SECRET: SECRET,
+  SIGNER_TOKEN: SECRET,
+  SMS_PROVIDER: 'console',
+  ...XPUBS,
+};
 
 describe('/docs in production', () => {
   let hidden: TestApp;

@@ -106,6 +106,12 @@ export const ERROR_STATUS = {
   STEP_UP_REQUIRED: 422,
   /** DECISIONS §12: the upload is not a JPEG, PNG or WebP image that decodes */
   IMAGE_UNSUPPORTED: 422,
+  /** DECISIONS §18: the signer refuses the transaction: above its SIGNER_MAX_TX_<COIN>; returnData {limit}. */
+  SIGNER_LIMIT_TX: 422,
+  /** DECISIONS §18: the signer refuses: its 24 h SIGNER_MAX_DAY_<COIN> would be passed; returnData {limit, used}. */
+  SIGNER_LIMIT_DAY: 422,
+  /** DECISIONS §18: the signer signed this request id for another transaction; it never signs a second one. */
+  SIGNER_REQUEST_REUSED: 409,
   /** Too many requests from this caller, IP or phone: retry later. */
   RATE_LIMITED: 429,
   /** An unexpected failure; the cause goes to the log only. Retrying with the same Idempotency-Key runs the call again. */
@@ -116,6 +122,10 @@ export const ERROR_STATUS = {
   SERVICE_UNAVAILABLE: 503,
   /** The database cannot be reached (connection lost or refused); retry later (DECISIONS §14). */
   DB_UNAVAILABLE: 503,
+  /** DECISIONS §18: the signer refused the call (authentication, clock, a malformed or unsignable intent); returnData {reason}. */
+  SIGNER_REFUSED: 502,
+  /** DECISIONS §18: the signer cannot be reached or timed out; retry later (the same request id is safe to repeat). */
+  SIGNER_UNAVAILABLE: 503,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

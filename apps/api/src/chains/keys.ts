@@ -1,20 +1,24 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COINS, type Coin } from '@p2p/contract';
-import { HDKey } from '@scure/bip32';
+import { accountsResponseSchema } from '@p2p/signer-protocol';
+import type { HDKey } from '@scure/bip32';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config.ts';
 import type { ChainNetwork } from './adapter.ts';
 import { parseAccountKey } from './derive.ts';
 import { CHAIN_ADAPTERS } from './registry.ts';
+import { TEST_ACCOUNT_KEYS } from './test-keys.ts';
 
 /** Where the addresses come from: one watch-only account key per coin and the network's formats. */
 export interface ChainKeys {
   network: ChainNetwork;
   accounts: Record<Coin, HDKey>;
-  /** 'configured' = xpubs from the environment; 'development' = derived from the local development seed. */
-  source: 'configured' | 'development';
+  /**
+   * 'configured' = XPUB_<COIN> from the environment; 'signer' = the development signer's public accounts
+   * (<DATA_DIR>/signer/accounts.json); 'test' = the public TEST keys (test-keys.ts).
+   */
+  source: 'configured' | 'signer' | 'test';
   /**
    * The platform's XRP receiving account (DECISIONS §17): XRP_DEPOSIT_ACCOUNT, else the address at 0/0 of the
    * XRP account key. Members deposit XRP to it with their wallet's destination tag.
@@ -22,17 +26,18 @@ export interface ChainKeys {
   xrpDepositAccount: string;
 }
 
-export const DEV_SEED_FILE = 'dev-chain-seed.hex';
-
-/** One random seed per process for tests on throw-away databases. */
-let processSeed: Uint8Array | undefined;
+/** The API's development seed before the signer existed; the signer adopts it (apps/signer/src/seed.ts). */
+export const LEGACY_DEV_SEED_FILE = 'dev-chain-seed.hex';
+/** What the signer publishes on start (apps/signer/src/server.ts): its account-level public keys. */
+export const SIGNER_ACCOUNTS_FILE = join('signer', 'accounts.json');
 
 /**
- * Resolves the account keys of DECISIONS §5. Configured xpubs (config.chain.xpubs) are used as given;
- * a coin without one is an error in production. Outside production, coins without a key get one from a
- * development seed, generated once and kept in `<dataDir>/dev-chain-seed.hex` (mode 0600), or kept in
- * memory for the process when the database is a throw-away one (tests); a warning is logged. Only the
- * account-level public keys leave this function: the seed's private keys are dropped at once.
+ * Resolves the account keys of DECISIONS §5 and §18. The API never holds a seed or a private key: configured
+ * xpubs (config.chain.xpubs) are used as given, and a coin without one is an error in production. Outside
+ * production a coin without one takes the signer's public account key from `<dataDir>/signer/accounts.json`
+ * (written by the signer on start; `npm start` starts it first), else the public TEST keys with a warning. An
+ * older development seed left in DATA_DIR without a signer's accounts is refused: the signer must adopt it first,
+ * or the addresses handed out before would change.
  */
 export function resolveChainKeys(config: Config, log: Pick<FastifyBaseLogger, 'warn'>): ChainKeys {
   const network = config.chain.network;
@@ -42,63 +47,54 @@ export function resolveChainKeys(config: Config, log: Pick<FastifyBaseLogger, 'w
       `no watch-only key configured for ${missing.join(', ')} (XPUB_<COIN>); refusing to start`,
     );
   }
-  const dev = missing.length > 0 ? developmentAccounts(config, network) : null;
+  const fallback = missing.length > 0 ? fallbackKeys(config, network) : null;
   const accounts = {} as Record<Coin, HDKey>;
   for (const coin of COINS) {
-    const configured = config.chain.xpubs[coin];
-    if (configured) {
-      try {
-        accounts[coin] = parseAccountKey(configured);
-      } catch (err) {
-        throw new Error(`XPUB_${coin}: ${(err as Error).message}`);
-      }
-    } else if (dev) {
-      accounts[coin] = dev[coin];
+    const key = config.chain.xpubs[coin] ?? fallback?.keys[coin] ?? '';
+    try {
+      accounts[coin] = parseAccountKey(key);
+    } catch (err) {
+      const name = config.chain.xpubs[coin] ? `XPUB_${coin}` : `${fallback?.source} key of ${coin}`;
+      throw new Error(`${name}: ${(err as Error).message}`);
     }
   }
-  if (dev) {
+  if (fallback) {
     log.warn(
-      { coins: missing },
-      'no XPUB_<COIN> configured: deposit addresses come from a local development seed; never send real coins to them',
+      { coins: missing, source: fallback.source },
+      fallback.source === 'signer'
+        ? 'no XPUB_<COIN> configured: deposit addresses come from the development signer; never send real coins to them'
+        : 'no XPUB_<COIN> and no signer accounts: deposit addresses come from the public TEST keys; never send real coins to them',
     );
   }
-  const source = missing.length === COINS.length ? 'development' : 'configured';
+  const source = fallback && missing.length === COINS.length ? fallback.source : 'configured';
   const keys = { network, accounts, source, xrpDepositAccount: '' } satisfies ChainKeys;
   keys.xrpDepositAccount = config.chain.xrpDepositAccount ?? addressAt(keys, 'XRP', 0);
   return keys;
 }
 
-function developmentAccounts(config: Config, network: ChainNetwork): Record<Coin, HDKey> {
-  const seed = developmentSeed(config);
-  const root = HDKey.fromMasterSeed(seed);
-  const out = {} as Record<Coin, HDKey>;
-  for (const coin of COINS) {
-    const path = CHAIN_ADAPTERS[coin].accountPath(network);
-    // Keep only the public account key, as an operator exporting an xpub from a wallet would.
-    out[coin] = HDKey.fromExtendedKey(root.derive(path).publicExtendedKey);
-  }
-  return out;
-}
-
-function developmentSeed(config: Config): Uint8Array {
-  if (config.pgliteInMemory || config.nodeEnv === 'test') {
-    processSeed ??= new Uint8Array(randomBytes(32));
-    return processSeed;
-  }
-  const file = join(config.dataDir, DEV_SEED_FILE);
-  if (!existsSync(file)) {
-    mkdirSync(config.dataDir, { recursive: true });
-    try {
-      // 'wx': a second process starting at the same moment keeps the first one's seed.
-      writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
-      chmodSync(file, 0o600);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+function fallbackKeys(
+  config: Config,
+  network: ChainNetwork,
+): { keys: Record<Coin, string>; source: 'signer' | 'test' } {
+  const file = join(config.dataDir, SIGNER_ACCOUNTS_FILE);
+  if (existsSync(file)) {
+    const parsed = accountsResponseSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (!parsed.success) throw new Error(`${file} is not the signer's accounts`);
+    if (parsed.data.network !== network) {
+      throw new Error(`${file} is for CHAIN_NETWORK=${parsed.data.network}, the API runs ${network}`);
     }
+    const keys = {} as Record<Coin, string>;
+    for (const a of parsed.data.accounts) keys[a.coin] = a.xpub;
+    return { keys, source: 'signer' };
   }
-  const hex = readFileSync(file, 'utf8').trim();
-  if (!/^[0-9a-f]{64}$/.test(hex)) throw new Error(`${file} is not a 32-byte hex seed`);
-  return Uint8Array.from(Buffer.from(hex, 'hex'));
+  const throwAway = config.pgliteInMemory || config.nodeEnv === 'test';
+  if (!throwAway && existsSync(join(config.dataDir, LEGACY_DEV_SEED_FILE))) {
+    throw new Error(
+      `${join(config.dataDir, LEGACY_DEV_SEED_FILE)} holds the older development seed: start the signer once ` +
+        '(npm run signer, or npm start) so that it adopts the seed and publishes its accounts',
+    );
+  }
+  return { keys: TEST_ACCOUNT_KEYS[network === 'mainnet' ? 'mainnet' : 'testnet'], source: 'test' };
 }
 
 /** The deposit address of derivation index `index` of `coin` (child 0/index of the account key). */

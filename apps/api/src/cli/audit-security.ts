@@ -766,6 +766,7 @@ function productionAttacks(dataDir: string): Attack[] {
     NODE_ENV: 'production',
     DATA_DIR: dataDir,
     JWT_SECRET: randomBytes(32).toString('hex'),
+    SIGNER_TOKEN: randomBytes(32).toString('hex'),
     SMS_PROVIDER: 'console',
     ...PRODUCTION_XPUBS,
   };
