@@ -42,9 +42,22 @@ import {
 } from './modules/reserves/index.ts';
 import { tradeRoomRoutes } from './modules/trade-room/index.ts';
 import { walletOpsRoutes, walletRoutes } from './modules/wallets/index.ts';
+import {
+  type CoinPayout,
+  chainChecks,
+  createPayouts,
+  type PayoutSigner,
+  type Payouts,
+  withdrawalOpsRoutes,
+} from './modules/withdrawals/index.ts';
 import { assertProductionSafe, runStartupTasks } from './startup.ts';
 
-export type App = FastifyInstance & { deps: AppDeps; lifecycle: Lifecycle; depositWatchers: DepositWatchers };
+export type App = FastifyInstance & {
+  deps: AppDeps;
+  lifecycle: Lifecycle;
+  depositWatchers: DepositWatchers;
+  payouts: Payouts;
+};
 
 export interface BuildOptions {
   /** An already opened database (tests); otherwise opened from the config. */
@@ -64,6 +77,12 @@ export interface BuildOptions {
    * guarded network whose resolver they control, with a local server standing in for a public push service.
    */
   pushNetwork?: PushNetwork;
+  /** The signer the payout workers ask (DECISIONS §18); null = none: every coin is paid by hand. */
+  payoutSigner?: PayoutSigner | null;
+  /** Payers to use instead of those made from CHAIN_RPC_<COIN> (tests). */
+  payoutPayers?: Partial<Record<Coin, CoinPayout>>;
+  /** Start the payout workers' passes (default true; tests may drive `pass()` themselves). */
+  startPayouts?: boolean;
 }
 
 /**
@@ -109,6 +128,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     guards: createGuards(dbh.db, tokens),
     redis,
     invariants: [],
+    chainChecks: [],
     tradeListCache: await startTradeListCache(app, dbh, config),
     pushNetwork: opts.pushNetwork ?? createPushNetwork(),
   };
@@ -150,16 +170,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(pricesRoutes, deps);
   await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
-  // DECISIONS §17: a watcher per coin with a node, off the request path; the lease makes one instance of all
-  // active. Stopped before close (preClose), while the database is still open.
-  const depositWatchers = createDepositWatchers(
-    deps,
-    opts.chainReaders ?? createChainReaders(config, app.log),
-    app.log,
-    opts.startWatchers !== false,
-  );
-  app.decorate('depositWatchers', depositWatchers);
-  app.addHook('preClose', () => depositWatchers.stop());
+  const { depositWatchers, payouts } = startChainWork(app, deps, opts);
   // DECISIONS §20: proof of reserves; the reserves figure is the operator's declaration until a node reads it.
   const readReserves = declaredReserves(dbh.db);
   await app.register(reservesRoutes, deps);
@@ -167,7 +178,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // The operator API (DECISIONS §10): one plugin whose hook guards every route under the prefix.
   const opsRouteFiles = [operatorOpsRoutes(deps), walletOpsRoutes(deps), listingOpsRoutes(deps)];
   opsRouteFiles.push(orderOpsRoutes(deps), depositOpsRoutes(deps, depositWatchers), kycOpsRoutes(deps));
-  opsRouteFiles.push(reservesOpsRoutes(deps, readReserves));
+  opsRouteFiles.push(reservesOpsRoutes(deps, readReserves), withdrawalOpsRoutes(deps, payouts));
   await app.register(operatorApi(deps.guards, opsRouteFiles), { prefix: OPS_API_PREFIX });
   const webServed = opts.serveWeb !== false && (await serveWebApp(app, config.webDistDir));
   app.setNotFoundHandler((request, reply) => {
@@ -179,7 +190,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await redis?.quit().catch(() => undefined);
     if (!opts.dbh) await dbh.close();
   });
-
   if (!opts.skipStartupTasks) await runStartupTasks(deps, app.log);
   return app as unknown as App;
 }
@@ -214,6 +224,36 @@ function fastifyOptions(config: Config, opts: BuildOptions): FastifyServerOption
     // On close (server.ts drains on SIGTERM): idle keep-alive sockets go at once, requests in flight finish.
     forceCloseConnections: 'idle',
   };
+}
+
+/**
+ * The work each instance does on the chains, off the request path (DECISIONS §17, §18): a deposit watcher and
+ * a payout worker per coin with a node (the payout worker needs a signer too); a lease per coin makes one
+ * instance of all active. Both are stopped before close (preClose), while the database is still open.
+ */
+function startChainWork(
+  app: FastifyInstance,
+  deps: AppDeps,
+  opts: BuildOptions,
+): { depositWatchers: DepositWatchers; payouts: Payouts } {
+  const depositWatchers = createDepositWatchers(
+    deps,
+    opts.chainReaders ?? createChainReaders(deps.config, app.log),
+    app.log,
+    opts.startWatchers !== false,
+  );
+  app.decorate('depositWatchers', depositWatchers);
+  app.addHook('preClose', () => depositWatchers.stop());
+  const payouts = createPayouts(deps, {
+    signer: opts.payoutSigner ?? null,
+    log: app.log,
+    autoStart: opts.startPayouts !== false,
+    payers: opts.payoutPayers,
+  });
+  app.decorate('payouts', payouts);
+  app.addHook('preClose', () => payouts.stop());
+  deps.chainChecks.push(...chainChecks(deps.db, payouts));
+  return { depositWatchers, payouts };
 }
 
 /**

@@ -69,6 +69,12 @@ const schema = z.object({
   CHAIN_POLL_MS: z.coerce.number().int().min(50).default(5_000),
   CHAIN_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
   CHAIN_LEASE_MS: z.coerce.number().int().min(500).default(30_000),
+  // DECISIONS §18: the withdrawal pipeline (modules/withdrawals).
+  ...perCoin('WITHDRAW_AUTO_MAX', z.string().regex(FEE_RE).default('0')),
+  ...perCoin('EXPLORER_TX_URL', z.string().includes('{txid}').optional()),
+  ...perCoin('COLD_ADDRESS', z.string().optional()),
+  WITHDRAW_MISSING_GRACE_SEC: z.coerce.number().int().min(1).default(600),
+  WITHDRAW_RETRY_SEC: z.coerce.number().int().min(1).default(60),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
   ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(ORDER_TIMING_DEFAULTS.paymentWindowSec),
   ORDER_DISPUTE_AFTER_SEC: int(ORDER_TIMING_DEFAULTS.disputeAfterSec),
@@ -212,6 +218,20 @@ export interface Config {
     leaseMs: number;
   };
   /**
+   * The withdrawal pipeline (DECISIONS §18). `autoMax`: WITHDRAW_AUTO_MAX_<COIN>, a decimal coin amount up to
+   * which a withdrawal approves itself (0 = always an operator); `explorerTxUrl`: EXPLORER_TX_URL_<COIN>, a
+   * template with `{txid}`; `coldAddress`: COLD_ADDRESS_<COIN>; `missingGraceSec`: how long a sent transaction
+   * may be missing from the node before the withdrawal is FAILED; `retrySec`: how long the worker leaves an
+   * APPROVED withdrawal alone after the signer refused it or a node call failed.
+   */
+  withdrawals: {
+    autoMax: Record<Coin, string>;
+    explorerTxUrl: Partial<Record<Coin, string>>;
+    coldAddress: Partial<Record<Coin, string>>;
+    missingGraceSec: number;
+    retrySec: number;
+  };
+  /**
    * The signer (DECISIONS §18): `url` = SIGNER_URL, default http://127.0.0.1:$SIGNER_PORT; `token` =
    * SIGNER_TOKEN, required in production (at least 32 characters); outside production, when unset, the
    * development signer's <DATA_DIR>/signer/token (chains/signer-client.ts).
@@ -308,10 +328,11 @@ type ParsedEnv = z.output<typeof schema>;
 
 /**
  * The chain settings of the configuration (DECISIONS §17, §18): deposit addresses and withdrawal fees per coin,
- * the signer, then the deposit watchers' nodes, confirmations, minimums, start heights and timing. Throws when
+ * the signer, then the deposit watchers' nodes, confirmations, minimums, start heights and timing, then the withdrawal
+ * pipeline's limits. Throws when
  * CHAIN_LEASE_MS is not more than twice CHAIN_POLL_MS.
  */
-function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch' | 'signer'> {
+function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch' | 'signer' | 'withdrawals'> {
   // The active deposit watcher renews its lease once a pass (DECISIONS §17): a lease shorter than the pause
   // between passes would lapse every time and hand the watching from instance to instance.
   if (e.CHAIN_LEASE_MS <= 2 * e.CHAIN_POLL_MS) {
@@ -335,6 +356,13 @@ function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch' | 'signe
       leaseMs: e.CHAIN_LEASE_MS,
     },
     signer: signerConfig(e),
+    withdrawals: {
+      autoMax: byCoin((coin) => e[`WITHDRAW_AUTO_MAX_${coin}`]),
+      explorerTxUrl: byCoin((coin) => e[`EXPLORER_TX_URL_${coin}`]),
+      coldAddress: byCoin((coin) => e[`COLD_ADDRESS_${coin}`]),
+      missingGraceSec: e.WITHDRAW_MISSING_GRACE_SEC,
+      retrySec: e.WITHDRAW_RETRY_SEC,
+    },
   };
 }
 

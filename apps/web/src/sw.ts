@@ -67,6 +67,8 @@ const PUSH_TEXT: Record<'kr' | 'en' | 'jp', { title: string; kinds: Record<strin
       ORDER_EXPIRED: '주문이 만료되었어요.',
       MESSAGE: '새 메시지가 있어요.',
       DEPOSIT_CREDITED: '입금이 확인되어 지갑에 들어왔어요.',
+      WITHDRAWAL_COMPLETED: '출금이 완료되었어요.',
+      WITHDRAWAL_FAILED: '출금이 실패해 잔액으로 돌려드렸어요.',
     },
   },
   en: {
@@ -78,6 +80,8 @@ const PUSH_TEXT: Record<'kr' | 'en' | 'jp', { title: string; kinds: Record<strin
       ORDER_EXPIRED: 'An order expired.',
       MESSAGE: 'New message.',
       DEPOSIT_CREDITED: 'Your deposit arrived in your wallet.',
+      WITHDRAWAL_COMPLETED: 'Your withdrawal completed.',
+      WITHDRAWAL_FAILED: 'Your withdrawal failed and was returned to your balance.',
     },
   },
   jp: {
@@ -89,6 +93,8 @@ const PUSH_TEXT: Record<'kr' | 'en' | 'jp', { title: string; kinds: Record<strin
       ORDER_EXPIRED: '注文が期限切れになりました。',
       MESSAGE: '新しいメッセージがあります。',
       DEPOSIT_CREDITED: '入金がウォレットに反映されました。',
+      WITHDRAWAL_COMPLETED: '出金が完了しました。',
+      WITHDRAWAL_FAILED: '出金に失敗したため、残高に戻しました。',
     },
   },
 };

@@ -45,15 +45,35 @@ export const TRANSFER_TYPES = ['WITHDRAW', 'DEPOSIT'] as const;
 export type TransferType = (typeof TRANSFER_TYPES)[number];
 
 /**
- * Transfer states (DECISIONS §5, §17). A withdrawal is PENDING until sent (COMPLETED) or refused (REJECTED). A
+ * Transfer states (DECISIONS §5, §17, §18). An external withdrawal is PENDING until approved (APPROVED: by an
+ * operator, or by itself up to WITHDRAW_AUTO_MAX_<COIN>), BROADCAST once its signed transaction is stored and
+ * sent, COMPLETED at the coin's confirmations (or when an operator marks it sent on a coin without a node),
+ * FAILED when the node refused it or it left the chain (an operator retries or rejects), REJECTED when refused
+ * (refund). A
  * deposit seen on chain is PENDING while it confirms, COMPLETED once credited, BELOW_MINIMUM when under
  * DEPOSIT_MIN_<COIN> (recorded, never credited) and DROPPED when its transaction left the chain in a reorg and
  * did not come back in time (never credited).
  */
-export const TRANSFER_STATUSES = ['PENDING', 'COMPLETED', 'REJECTED', 'DROPPED', 'BELOW_MINIMUM'] as const;
+export const TRANSFER_STATUSES = [
+  'PENDING',
+  'APPROVED',
+  'BROADCAST',
+  'COMPLETED',
+  'FAILED',
+  'REJECTED',
+  'DROPPED',
+  'BELOW_MINIMUM',
+] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
 /** The states an external withdrawal can be in (the operator's withdrawal queue filters by these). */
-export const WITHDRAWAL_STATUSES = ['PENDING', 'COMPLETED', 'REJECTED'] as const satisfies TransferStatus[];
+export const WITHDRAWAL_STATUSES = [
+  'PENDING',
+  'APPROVED',
+  'BROADCAST',
+  'COMPLETED',
+  'FAILED',
+  'REJECTED',
+] as const satisfies TransferStatus[];
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 export const LISTING_SORTS = ['CREATED_DESC', 'PRICE_ASC', 'PRICE_DESC'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { COINS, COUNTRY_CODES, MEMBER_STATUSES, ROLES, WALLET_STATUSES } from './enums.ts';
 import { FIELD_CODES as F } from './errors.ts';
-import { cursorField } from './fields.ts';
+import { coinField, cursorField } from './fields.ts';
 import { LIMITS } from './limits.ts';
 
 /**
@@ -99,6 +99,22 @@ export const opsLedgerCheck = z.object({
   problems: z.array(z.string()),
   checkedAt: z.string(),
   counts: z.object({ accounts: z.number().int(), entries: z.number().int(), postings: z.number().int() }),
+  /**
+   * DECISIONS §18: per coin with a node, what the ledger says the platform holds on chain (minus `chain:<COIN>`)
+   * against what its addresses hold (hot + deposit addresses), coin decimal strings; `difference` = onChain -
+   * ledger (deposits not yet credited, dust, unposted fees); null with `error` when the node did not answer.
+   */
+  chains: z
+    .array(
+      z.object({
+        coinCode: coinField,
+        ledger: z.string(),
+        onChain: z.string().nullable(),
+        difference: z.string().nullable(),
+        error: z.string().nullable(),
+      }),
+    )
+    .optional(),
 });
 
 /** GET /ops/api/v1/summary: what waits for an operator, for the console home. */

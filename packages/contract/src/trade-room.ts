@@ -68,6 +68,10 @@ export const NOTIFICATION_KINDS = [
   'LISTING_REJECTED',
   /** DECISIONS §17: a deposit from the chain reached its confirmations and was credited (in-app and push) */
   'DEPOSIT_CREDITED',
+  /** DECISIONS §18: an external withdrawal reached its confirmations on chain (in-app and push) */
+  'WITHDRAWAL_COMPLETED',
+  /** DECISIONS §18: an external withdrawal failed on chain and an operator refunded it (in-app and push) */
+  'WITHDRAWAL_FAILED',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 /** The kinds that also go out by SMS unless the member turned SMS alerts off (DECISIONS §12). */

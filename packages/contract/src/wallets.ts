@@ -73,6 +73,11 @@ export const transfer = z.object({
   destTag: z.number().int().nullable(),
   txid: z.string().nullable(),
   /**
+   * Where the txid can be looked at (EXPLORER_TX_URL_<COIN> with the txid in it, DECISIONS §18); null without a
+   * txid or a configured explorer.
+   */
+  explorerUrl: z.string().nullable().optional(),
+  /**
    * A deposit the chain watcher found (DECISIONS §17): blocks on top of (and including) the one it is in,
    * 0 while its transaction is out of the chain after a reorg; it is credited when this reaches
    * `requiredConfirmations` (CHAIN_CONFIRMATIONS_<COIN> when it was seen) and stops counting there. Both null
@@ -200,6 +205,15 @@ export const opsWithdrawal = z.object({
   refundMemberId: z.number().int(),
   createdAt: z.string(),
   completedAt: z.string().nullable(),
+  /** DECISIONS §18: when it was approved (by an operator, `approvedBy`, or by itself: approvedBy null). */
+  approvedAt: z.string().nullable(),
+  approvedBy: z.number().int().nullable(),
+  /** Why the payout worker could not go on (a signer refusal, a node error, the failure reason); else null. */
+  lastError: z.string().nullable(),
+  /** The txid on the coin's explorer (EXPLORER_TX_URL_<COIN>), or null. */
+  explorerUrl: z.string().nullable(),
+  /** Tries of paying it on chain: 1 for the first, more after retries by replacement. */
+  attempts: z.number().int(),
 });
 export type OpsWithdrawal = z.infer<typeof opsWithdrawal>;
 
@@ -207,3 +221,29 @@ export const opsWithdrawalPage = pageOf(opsWithdrawal);
 
 export const opsWithdrawalCompleteBody = z.object({ txid: txidField });
 export const opsWithdrawalRejectBody = z.object({ reason: opsReasonField });
+
+/**
+ * GET /ops/api/v1/withdrawals/overview (DECISIONS §18): per coin, what the console shows above the queue: the
+ * hot address and its balance on chain (null without a node or when the node did not answer), the cold
+ * address (COLD_ADDRESS_<COIN>), members' liabilities (available + escrow + pending withdrawals) and, when
+ * known, the cold share. Coin amounts are decimal strings.
+ */
+export const opsPayoutCoin = z.object({
+  coinCode: coinField,
+  payouts: z.boolean(),
+  autoMax: z.string(),
+  hotAddress: z.string().nullable(),
+  hotBalance: z.string().nullable(),
+  coldAddress: z.string().nullable(),
+  liabilities: z.string(),
+  coldSharePct: z.number().nullable(),
+  queue: z.object({
+    pending: z.number().int(),
+    approved: z.number().int(),
+    broadcast: z.number().int(),
+    failed: z.number().int(),
+  }),
+  lastError: z.string().nullable(),
+});
+export type OpsPayoutCoin = z.infer<typeof opsPayoutCoin>;
+export const opsPayoutOverview = z.array(opsPayoutCoin);

@@ -1,11 +1,11 @@
 import type { Coin } from '@p2p/contract';
-import { addressAt, type ChainKeys } from './keys.ts';
+import { addressAt, type ChainKeys, internalAddressAt } from './keys.ts';
 
 export type { ChainAdapter, ChainNetwork } from './adapter.ts';
 export { decodeSegwit, isValidBech32String } from './btc.ts';
 export { addressFromPublicKey, deriveAddress, parseAccountKey } from './derive.ts';
 export { toChecksumAddress } from './eth.ts';
-export { addressAt, type ChainKeys, resolveChainKeys } from './keys.ts';
+export { addressAt, type ChainKeys, internalAddressAt, resolveChainKeys } from './keys.ts';
 export { CHAIN_ADAPTERS, chainAdapter, isValidAddress, normalizeAddress } from './registry.ts';
 
 /**
@@ -33,4 +33,9 @@ export function xrpDepositAccount(): string {
 /** The deposit address of `coin` at derivation `index` under the installed keys. */
 export function depositAddress(coin: Coin, index: number): string {
   return addressAt(chainKeys(), coin, index);
+}
+
+/** The hot address of `coin` (child 1/0, DECISIONS §18) under the installed keys. */
+export function hotAddress(coin: Coin): string {
+  return internalAddressAt(chainKeys(), coin, 0);
 }

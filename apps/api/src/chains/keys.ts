@@ -101,3 +101,17 @@ function fallbackKeys(
 export function addressAt(keys: ChainKeys, coin: Coin, index: number): string {
   return CHAIN_ADAPTERS[coin].depositAddress(keys.accounts[coin], index, keys.network);
 }
+
+/**
+ * The address of child `1/index` of `coin`'s account key (the internal chain, DECISIONS §18): 1/0 is the hot
+ * address of ETH and TRX that withdrawals pay from; BTC sends its change to 1/n. Throws RangeError for an index
+ * outside 0..2^31-1.
+ */
+export function internalAddressAt(keys: ChainKeys, coin: Coin, index: number): string {
+  if (!Number.isSafeInteger(index) || index < 0 || index >= 0x80000000) {
+    throw new RangeError(`derivation index out of range: ${index}`);
+  }
+  const child = keys.accounts[coin].deriveChild(1).deriveChild(index);
+  if (!child.publicKey) throw new Error('derived key has no public key');
+  return CHAIN_ADAPTERS[coin].addressFromPublicKey(child.publicKey, keys.network);
+}

@@ -13,6 +13,7 @@ import type { OrdersTables } from '../modules/orders/tables.ts';
 import type { RecordsTables } from '../modules/records/tables.ts';
 import type { ReservesTables } from '../modules/reserves/tables.ts';
 import type { WalletTables } from '../modules/wallets/tables.ts';
+import type { WithdrawalTables } from '../modules/withdrawals/tables.ts';
 
 /** A timestamptz column: Date when read, optional on insert (defaults to now()). */
 export type CreatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -95,4 +96,5 @@ export interface DB
     ReservesTables,
     KycTables,
     BlocksTables,
-    RecordsTables {}
+    RecordsTables,
+    WithdrawalTables {}

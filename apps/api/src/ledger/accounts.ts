@@ -2,7 +2,7 @@ import type { Coin } from '@p2p/contract';
 import type { DbOrTx } from '../db/client.ts';
 
 export type MemberAccountKind = 'available' | 'escrow';
-export type PlatformAccountKind = 'chain' | 'withdrawal_pending' | 'fees';
+export type PlatformAccountKind = 'chain' | 'withdrawal_pending' | 'fees' | 'network_fee';
 
 /** Names one ledger account (DECISIONS §4): a member's available/escrow per coin, or a platform account. */
 export type AccountRef =
@@ -18,6 +18,11 @@ export const account = {
   /** External withdrawals accepted but not yet sent on chain. */
   withdrawalPending: (coin: Coin): AccountRef => ({ memberId: null, coin, kind: 'withdrawal_pending' }),
   fees: (coin: Coin): AccountRef => ({ memberId: null, coin, kind: 'fees' }),
+  /**
+   * What the platform paid the network to send coins ("network-fee:<COIN>", DECISIONS §18): goes negative as
+   * fees are paid, the other side of the chain account's share.
+   */
+  networkFee: (coin: Coin): AccountRef => ({ memberId: null, coin, kind: 'network_fee' }),
 };
 
 export function accountKey(ref: AccountRef): string {

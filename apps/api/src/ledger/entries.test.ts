@@ -13,6 +13,8 @@ const samples: Record<EntryName, { made: EntryRef; ref: string }> = {
   withdrawalRequest: { made: entryRef.withdrawalRequest(12), ref: 'withdraw:12' },
   withdrawalComplete: { made: entryRef.withdrawalComplete(12), ref: 'withdraw:12:complete' },
   withdrawalReject: { made: entryRef.withdrawalReject(12), ref: 'withdraw:12:reject' },
+  withdrawalNetworkFee: { made: entryRef.withdrawalNetworkFee(12), ref: 'withdraw:12:network-fee' },
+  sweepNetworkFee: { made: entryRef.sweepNetworkFee('ETH', 4), ref: 'sweep:ETH:4:network-fee' },
 };
 
 describe('ledger entry catalogue', () => {
@@ -46,6 +48,8 @@ describe('ledger entry catalogue', () => {
       add(`withdrawalRequest ${id}`, entryRef.withdrawalRequest(id));
       add(`withdrawalComplete ${id}`, entryRef.withdrawalComplete(id));
       add(`withdrawalReject ${id}`, entryRef.withdrawalReject(id));
+      add(`withdrawalNetworkFee ${id}`, entryRef.withdrawalNetworkFee(id));
+      for (const coin of COINS) add(`sweepNetworkFee ${coin} ${id}`, entryRef.sweepNetworkFee(coin, id));
       for (const coin of COINS) add(`deposit ${coin} ${id}`, entryRef.depositCredit(coin, `tx${id}`, id));
     }
   });
@@ -100,6 +104,10 @@ describe('ledger entry catalogue', () => {
           return entryRef.withdrawalComplete(p.transferId).ref;
         case 'withdrawalReject':
           return entryRef.withdrawalReject(p.transferId).ref;
+        case 'withdrawalNetworkFee':
+          return entryRef.withdrawalNetworkFee(p.transferId).ref;
+        case 'sweepNetworkFee':
+          return entryRef.sweepNetworkFee(p.coin, p.sweepId).ref;
       }
     };
     for (const s of Object.values(samples)) expect(rebuild(s.ref)).toBe(s.ref);

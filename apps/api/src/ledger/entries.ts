@@ -18,7 +18,8 @@ export type EntryKind =
   | 'transfer_internal'
   | 'withdrawal_request'
   | 'withdrawal_complete'
-  | 'withdrawal_reject';
+  | 'withdrawal_reject'
+  | 'network_fee';
 
 /** The ref and kind of one entry; `movements.ts` adds the postings. */
 export interface EntryRef {
@@ -92,6 +93,22 @@ export const entryRef = {
     ref: `withdraw:${transferId}:reject`,
     kind: 'withdrawal_reject',
   }),
+  /**
+   * The network fee of a withdrawal's confirmed transaction, paid by the platform (DECISIONS §18). Ref
+   * `withdraw:<transferId>:network-fee`: a withdrawal is paid once, so its fee is posted once.
+   */
+  withdrawalNetworkFee: (transferId: number): EntryRef => ({
+    ref: `withdraw:${transferId}:network-fee`,
+    kind: 'network_fee',
+  }),
+  /**
+   * The network fee of a confirmed sweep of a deposit address to the hot address (DECISIONS §18). Ref
+   * `sweep:<COIN>:<sweepId>:network-fee`.
+   */
+  sweepNetworkFee: (coin: Coin, sweepId: number): EntryRef => ({
+    ref: `sweep:${coin}:${sweepId}:network-fee`,
+    kind: 'network_fee',
+  }),
 } as const;
 
 /** The name of a builder of `entryRef`: one per kind of movement. */
@@ -107,7 +124,9 @@ export type ParsedEntryRef =
   | { name: 'internalTransfer'; transferId: number }
   | { name: 'withdrawalRequest'; transferId: number }
   | { name: 'withdrawalComplete'; transferId: number }
-  | { name: 'withdrawalReject'; transferId: number };
+  | { name: 'withdrawalReject'; transferId: number }
+  | { name: 'withdrawalNetworkFee'; transferId: number }
+  | { name: 'sweepNetworkFee'; coin: Coin; sweepId: number };
 
 const ID = '([1-9][0-9]*)';
 const isCoin = (s: string): s is Coin => (COINS as readonly string[]).includes(s);
@@ -131,13 +150,16 @@ export function parseEntryRef(ref: string): ParsedEntryRef | null {
   }
   m = new RegExp(`^transfer:${ID}$`).exec(ref);
   if (m) return { name: 'internalTransfer', transferId: Number(m[1]) };
-  m = new RegExp(`^withdraw:${ID}(?::(complete|reject))?$`).exec(ref);
+  m = new RegExp(`^withdraw:${ID}(?::(complete|reject|network-fee))?$`).exec(ref);
   if (m) {
     const transferId = Number(m[1]);
     if (m[2] === 'complete') return { name: 'withdrawalComplete', transferId };
     if (m[2] === 'reject') return { name: 'withdrawalReject', transferId };
+    if (m[2] === 'network-fee') return { name: 'withdrawalNetworkFee', transferId };
     return { name: 'withdrawalRequest', transferId };
   }
+  m = new RegExp(`^sweep:([A-Z]+):${ID}:network-fee$`).exec(ref);
+  if (m?.[1] && isCoin(m[1])) return { name: 'sweepNetworkFee', coin: m[1], sweepId: Number(m[2]) };
   m = /^deposit:([A-Z]+):(.+):(0|[1-9][0-9]*)$/.exec(ref);
   if (m?.[1] && m[2] && isCoin(m[1]))
     return { name: 'depositCredit', coin: m[1], txid: m[2], index: Number(m[3]) };

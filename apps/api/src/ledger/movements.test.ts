@@ -52,6 +52,10 @@ const anyMovement: Record<keyof typeof movements, fc.Arbitrary<Movement>> = {
   withdrawalReject: fc
     .record({ transferId: id, refundMemberId: id, coin, units, fee: fc.bigInt({ min: 0n, max: 10n ** 9n }) })
     .map((p) => movements.withdrawalReject(p)),
+  withdrawalNetworkFee: fc
+    .record({ transferId: id, coin, units })
+    .map((p) => movements.withdrawalNetworkFee(p)),
+  sweepNetworkFee: fc.record({ sweepId: id, coin, units }).map((p) => movements.sweepNetworkFee(p)),
 };
 
 /** The net change per account of a list of postings, zeros dropped. */
@@ -172,6 +176,14 @@ describe('ledger movements', () => {
       withdrawalReject: [
         movements.withdrawalReject({ transferId: 12, refundMemberId: 1, coin: 'BTC', units: 5n, fee: 1n }),
         entryRef.withdrawalReject(12),
+      ],
+      withdrawalNetworkFee: [
+        movements.withdrawalNetworkFee({ transferId: 12, coin: 'ETH', units: 5n }),
+        entryRef.withdrawalNetworkFee(12),
+      ],
+      sweepNetworkFee: [
+        movements.sweepNetworkFee({ sweepId: 4, coin: 'ETH', units: 5n }),
+        entryRef.sweepNetworkFee('ETH', 4),
       ],
     };
     for (const [name, [m, e]] of Object.entries(samples))
@@ -306,6 +318,49 @@ describe('ledger movements', () => {
     );
   });
 
+  it('a network fee leaves the platform from its own share: chain up, network-fee down, members untouched', () => {
+    fc.assert(
+      fc.property(id, coin, units, (a, k, u) => {
+        const w = movements.withdrawalNetworkFee({ transferId: a, coin: k, units: u });
+        const s = movements.sweepNetworkFee({ sweepId: a, coin: k, units: u });
+        const expected = new Map([
+          [`platform:${k}:network_fee`, -u],
+          [`platform:${k}:chain`, u],
+        ]);
+        expect(net(w.postings)).toEqual(expected);
+        expect(net(s.postings)).toEqual(expected);
+        expect(w.ref).toBe(`withdraw:${a}:network-fee`);
+        expect(s.ref).toBe(`sweep:${k}:${a}:network-fee`);
+        expect(w.kind).toBe('network_fee');
+        expect(s.kind).toBe('network_fee');
+      }),
+    );
+  });
+
+  it('a paid withdrawal with its fee moves exactly units + fee out of what the platform holds on chain', () => {
+    fc.assert(
+      fc.property(
+        id,
+        id,
+        coin,
+        units,
+        units,
+        fc.bigInt({ min: 0n, max: 10n ** 9n }),
+        (t, m, k, u, nf, fee) => {
+          const all = [
+            movements.withdrawalRequest({ transferId: t, memberId: m, coin: k, units: u, fee }),
+            movements.withdrawalComplete({ transferId: t, coin: k, units: u }),
+            movements.withdrawalNetworkFee({ transferId: t, coin: k, units: nf }),
+          ].flatMap((x) => x.postings);
+          const n = net(all);
+          expect(n.get(`platform:${k}:chain`)).toBe(u + nf);
+          expect(n.get(`${m}:${k}:available`)).toBe(-(u + fee));
+          expect(n.get(`platform:${k}:withdrawal_pending`)).toBeUndefined();
+        },
+      ),
+    );
+  });
+
   it('refuses what cannot be a movement with a RangeError', () => {
     const bad: [string, () => Movement][] = [
       ['zero units', () => movements.escrowHold({ listingId: 1, sellerId: 1, coin: 'BTC', units: 0n })],
@@ -353,6 +408,8 @@ describe('ledger movements', () => {
         () =>
           movements.withdrawalReject({ transferId: 1, refundMemberId: 1, coin: 'BTC', units: 1n, fee: -1n }),
       ],
+      ['zero network fee', () => movements.withdrawalNetworkFee({ transferId: 1, coin: 'ETH', units: 0n })],
+      ['sweep id 0', () => movements.sweepNetworkFee({ sweepId: 0, coin: 'ETH', units: 1n })],
     ];
     for (const [what, build] of bad) expect(build, what).toThrow(RangeError);
   });

@@ -41,6 +41,14 @@ function feeTo(coin: Coin, amount: bigint): PostingInput[] {
   return amount === 0n ? [] : [{ account: account.fees(coin), amount }];
 }
 
+/** A network fee paid by the platform: out of its addresses (chain up) and onto its network-fee account. */
+function networkFeePostings(coin: Coin, units: bigint): PostingInput[] {
+  return [
+    { account: account.networkFee(coin), amount: -units },
+    { account: account.chain(coin), amount: units },
+  ];
+}
+
 export const movements = {
   /**
    * An on-chain deposit is credited to the wallet's owner: chain -> `memberId` available, `units` (DECISIONS
@@ -253,6 +261,30 @@ export const movements = {
         ...feeTo(p.coin, -p.fee),
       ],
     };
+  },
+
+  /**
+   * The platform pays the network fee `units` of a withdrawal's confirmed transaction (DECISIONS §18): the
+   * coins left the platform's addresses, so `chain:<COIN>` rises by `units` and the platform's
+   * `network-fee:<COIN>` account falls by as much. Ref `withdraw:<transferId>:network-fee` (kind
+   * `network_fee`). A zero fee is no entry: the caller skips it. RangeError when `units` <= 0 or the id is not
+   * a positive integer.
+   */
+  withdrawalNetworkFee(p: { transferId: number; coin: Coin; units: bigint }): Movement {
+    requireId('transferId', p.transferId);
+    requirePositive('units', p.units);
+    return { ...entryRef.withdrawalNetworkFee(p.transferId), postings: networkFeePostings(p.coin, p.units) };
+  },
+
+  /**
+   * The network fee `units` of a confirmed sweep of a deposit address to the hot address (DECISIONS §18), as
+   * withdrawalNetworkFee. Ref `sweep:<COIN>:<sweepId>:network-fee` (kind `network_fee`). RangeError when
+   * `units` <= 0 or the id is not a positive integer.
+   */
+  sweepNetworkFee(p: { sweepId: number; coin: Coin; units: bigint }): Movement {
+    requireId('sweepId', p.sweepId);
+    requirePositive('units', p.units);
+    return { ...entryRef.sweepNetworkFee(p.coin, p.sweepId), postings: networkFeePostings(p.coin, p.units) };
   },
 } as const;
 

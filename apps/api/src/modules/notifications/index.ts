@@ -4,6 +4,6 @@
  */
 export { loadVapidKeys, type VapidKeys } from './push.ts';
 export { createPushNetwork, type PushNetwork } from './push-network.ts';
-export { notifyDepositCredited, notifyMessageOnce, purgeNotificationsOf } from './repo.ts';
+export { notifyDepositCredited, notifyMessageOnce, notifyWithdrawal, purgeNotificationsOf } from './repo.ts';
 export { registerNotificationRoutes } from './routes.ts';
 export { createDispatcher } from './service.ts';

@@ -35,6 +35,22 @@ export async function notifyDepositCredited(
     .execute();
 }
 
+/**
+ * Raises WITHDRAWAL_COMPLETED (the chain confirmed an external withdrawal) or WITHDRAWAL_FAILED (it failed on
+ * chain and was refunded) for `memberId`, in the caller's transaction (DECISIONS §18; in-app and Web Push).
+ */
+export async function notifyWithdrawal(
+  tx: Tx,
+  memberId: number,
+  kind: 'WITHDRAWAL_COMPLETED' | 'WITHDRAWAL_FAILED',
+  data: { transferId: number; walletId: number; coinCode: string; amount: string; txid: string | null },
+): Promise<void> {
+  await tx
+    .insertInto('notifications')
+    .values({ member_id: memberId, kind, data: JSON.stringify(data) })
+    .execute();
+}
+
 /** The member's unread notifications (a count). */
 export async function countUnread(db: DbOrTx, memberId: number): Promise<number> {
   const r = await db

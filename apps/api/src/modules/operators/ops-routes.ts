@@ -73,7 +73,7 @@ function memberRoutes(ops: OpsRoutes, { db }: AppDeps): void {
 }
 
 /** The console's tools: the audit log, the ledger check and the overview counts. */
-function consoleRoutes(ops: OpsRoutes, { db, invariants }: AppDeps): void {
+function consoleRoutes(ops: OpsRoutes, { db, invariants, chainChecks }: AppDeps): void {
   ops.get('/audit-log', {
     doc: { operationId: 'opsListAuditLog', summary: 'The audit log, newest first.' },
     querystring: opsAuditQuery,
@@ -87,7 +87,10 @@ function consoleRoutes(ops: OpsRoutes, { db, invariants }: AppDeps): void {
       summary: 'Runs every ledger invariant and answers the problems found.',
     },
     response: opsLedgerCheck,
-    handle: () => checkLedger(db, invariants),
+    handle: async () => ({
+      ...(await checkLedger(db, invariants)),
+      chains: await Promise.all(chainChecks.map((check) => check())),
+    }),
   });
 
   ops.get('/summary', {

@@ -56,7 +56,15 @@ export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Pro
       preHandler: member,
       schema: { tags: ['transfers'], querystring: transferListQuery, response: okResponse(transferPage) },
     },
-    async (request) => ok(await listTransfers(deps.db, memberIdOf(request), request.query)),
+    async (request) =>
+      ok(
+        await listTransfers(
+          deps.db,
+          memberIdOf(request),
+          request.query,
+          deps.config.withdrawals.explorerTxUrl,
+        ),
+      ),
   );
 
   app.post(
@@ -66,6 +74,12 @@ export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Pro
       preHandler: member,
       schema: { tags: ['transfers'], body: transferRequestBody, response: okResponse(transfer) },
     },
-    async (request) => ok(transferOut(await requestTransfer(deps, memberIdOf(request), request.body))),
+    async (request) =>
+      ok(
+        transferOut(
+          await requestTransfer(deps, memberIdOf(request), request.body),
+          deps.config.withdrawals.explorerTxUrl,
+        ),
+      ),
   );
 }

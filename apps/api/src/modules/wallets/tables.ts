@@ -45,6 +45,13 @@ export interface TransfersTable {
   fork_height: number | null;
   /** The amount in the chain's own unit (satoshi, wei, drop, sun), a decimal integer string. */
   chain_amount: string | null;
+  /** DECISIONS §18 (019_withdrawal_pipeline.sql): who approved an external withdrawal (null: by itself) and when. */
+  approved_by: ColumnType<number | null, number | null | undefined, number | null>;
+  approved_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Why the payout worker could not go on, and when it may try again. */
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  next_try_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface DerivationCountersTable {

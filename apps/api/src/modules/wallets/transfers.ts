@@ -27,8 +27,15 @@ import {
 } from './repo-transfers.ts';
 import { ownWallet, shownAddress, type TransferRow, type WalletRow } from './service.ts';
 
-/** The wire shape of a transfer row (SPEC §3 "Transfer"). */
-export function transferOut(t: TransferRow): Transfer {
+/** EXPLORER_TX_URL_<COIN> per coin (DECISIONS §18): a template with `{txid}`. */
+export type ExplorerTemplates = Partial<Record<Coin, string>>;
+
+/**
+ * The wire shape of a transfer row (SPEC §3 "Transfer"); `explorer` links a txid to the coin's explorer
+ * (DECISIONS §18), none when the coin has no template.
+ */
+export function transferOut(t: TransferRow, explorer: ExplorerTemplates = {}): Transfer {
+  const template = explorer[t.coin];
   return {
     transferId: t.id,
     walletId: t.wallet_id,
@@ -41,6 +48,7 @@ export function transferOut(t: TransferRow): Transfer {
     fee: qty(t.fee),
     destTag: t.dest_tag,
     txid: t.txid,
+    explorerUrl: template && t.txid ? template.replaceAll('{txid}', encodeURIComponent(t.txid)) : null,
     confirmations: t.confirmations,
     requiredConfirmations: t.required_confirmations,
     createdAt: t.created_at.toISOString(),
@@ -58,12 +66,19 @@ export async function listTransfers(
   db: DbOrTx,
   memberId: number,
   q: { walletId: number; cursor?: string; size: number },
+  explorer: ExplorerTemplates = {},
 ): Promise<TransferPage> {
   await ownWallet(db, memberId, q.walletId);
   const beforeId = q.cursor ? decodeIdCursor('transfers', q.cursor) : undefined;
   const rows = await transfersOfWallet(db, q.walletId, beforeId, q.size + 1);
   const count = await countTransfersOfWallet(db, q.walletId);
-  return toPage(rows, q.size, count, transferOut, (r) => encodeIdCursor('transfers', r.id));
+  return toPage(
+    rows,
+    q.size,
+    count,
+    (r) => transferOut(r, explorer),
+    (r) => encodeIdCursor('transfers', r.id),
+  );
 }
 
 /**

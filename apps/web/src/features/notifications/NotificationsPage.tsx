@@ -21,7 +21,8 @@ function targetOf(x: Notification): { to: string; state?: { walletId: number } }
     return { to: `${paths.viewDetails.path}?id=${x.orderId}&type=${type}` };
   }
   if (x.listingId !== null) return { to: `${paths.viewDetails.path}?id=${x.listingId}&type=sell-register` };
-  if (x.kind === 'DEPOSIT_CREDITED' && typeof x.data.walletId === 'number') {
+  const walletKinds = ['DEPOSIT_CREDITED', 'WITHDRAWAL_COMPLETED', 'WITHDRAWAL_FAILED'];
+  if (walletKinds.includes(x.kind) && typeof x.data.walletId === 'number') {
     return { to: paths.wallet.path, state: { walletId: x.data.walletId } };
   }
   return null;
@@ -89,7 +90,7 @@ export default function NotificationsPage() {
                     onClick={() => navigate(to.to, { state: to.state })}
                     data-testid="notification-open"
                   >
-                    {x.kind === 'DEPOSIT_CREDITED'
+                    {x.kind !== 'MESSAGE' && x.orderId === null && x.listingId === null
                       ? t('common:notifications.openWallet')
                       : t('common:notifications.open')}
                   </Button>

@@ -26,8 +26,24 @@ function amountTone(tr: Transfer): string {
   return tr.type === 'DEPOSIT' && tr.status === 'COMPLETED' ? (w.plus ?? '') : (w.minus ?? '');
 }
 
-/** The TxID, shortened, with a copy button (44 px) that says whether the copy worked. */
-function TxidLine({ txid }: { txid: string }) {
+/** An external withdrawal (DECISIONS §18): 대기 / 승인 / 전송 중 / 완료 / 실패 with its TxID and explorer link. */
+function isExternalWithdrawal(tr: Transfer): boolean {
+  return tr.type === 'WITHDRAW' && tr.destType === 'EXTERNAL';
+}
+
+/** What an external withdrawal waits for, while it is not done. */
+function WithdrawalNote({ tr }: { tr: Transfer }) {
+  const { t } = useTranslation('wallet');
+  if (!['PENDING', 'APPROVED', 'BROADCAST', 'FAILED'].includes(tr.status)) return null;
+  return (
+    <p className={w.transferNote} data-testid="withdrawal-note">
+      {t(`transfer.withdrawHint.${tr.status}`)}
+    </p>
+  );
+}
+
+/** The TxID, shortened, with a copy button (44 px) that says whether the copy worked, and its explorer link. */
+function TxidLine({ txid, explorerUrl }: { txid: string; explorerUrl?: string | null }) {
   const { t } = useTranslation('wallet');
   const copy = async () => {
     try {
@@ -51,6 +67,17 @@ function TxidLine({ txid }: { txid: string }) {
       >
         {t('transfer.copy')}
       </button>
+      {explorerUrl && (
+        <a
+          className={w.copyButton}
+          href={explorerUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid="transfer-explorer"
+        >
+          {t('transfer.explorer')}
+        </a>
+      )}
     </div>
   );
 }
@@ -109,8 +136,12 @@ export function TransferRow({ tr }: { tr: Transfer }) {
   const { t } = useTranslation('wallet');
   const incoming = tr.type === 'DEPOSIT';
   const chain = isChainDeposit(tr);
-  const status =
-    chain && tr.status === 'PENDING' ? t('transfer.confirming') : t(`transfer.status.${tr.status}`);
+  const payout = isExternalWithdrawal(tr);
+  const status = payout
+    ? t(`transfer.withdrawStatus.${tr.status}`)
+    : chain && tr.status === 'PENDING'
+      ? t('transfer.confirming')
+      : t(`transfer.status.${tr.status}`);
   return (
     <div
       className={w.transfer}
@@ -142,8 +173,9 @@ export function TransferRow({ tr }: { tr: Transfer }) {
           {t('transfer.rejectedReason', { reason: tr.reason })}
         </p>
       )}
-      {chain && tr.txid && <TxidLine txid={tr.txid} />}
+      {(chain || payout) && tr.txid && <TxidLine txid={tr.txid} explorerUrl={tr.explorerUrl} />}
       {chain && <ChainProgress tr={tr} />}
+      {payout && <WithdrawalNote tr={tr} />}
     </div>
   );
 }

@@ -1,0 +1,57 @@
+import type { Coin } from '@p2p/contract';
+import { ethWriter } from '../../chains/eth-writer.ts';
+import { hotAddress } from '../../chains/index.ts';
+import { chainUnitsToLedger } from '../../chains/units.ts';
+import type { Config } from '../../config.ts';
+import { ethPayer } from './eth-payer.ts';
+import { ethSweeps } from './eth-sweeps.ts';
+import type { ChainPayer } from './payer.ts';
+import type { Housekeeping } from './worker.ts';
+
+/** One coin's way of paying, with what the console and the ledger check read of its addresses. */
+export interface CoinPayout {
+  payer: ChainPayer;
+  /** Work besides paying, run at the start of each pass (sweeps). */
+  housekeeping?: Housekeeping;
+  /** The address withdrawals pay from (ETH/TRX hot address 1/0, XRP platform account; BTC: null). */
+  hotAddress: string | null;
+  /** What the hot address holds on chain, ledger base units (10^-8 coin). */
+  hotBalance(): Promise<bigint>;
+  /** What all the platform's addresses of `coin` hold on chain (deposit addresses given), ledger base units. */
+  holdings(depositAddresses: string[]): Promise<bigint>;
+}
+
+/** Makes one coin's payout from its node URL (CHAIN_RPC_<COIN>) and the configuration. */
+export type PayoutFactory = (url: string, config: Config) => CoinPayout;
+
+/** Sums `read` over `addresses`, 8 node calls at a time. */
+export async function sumBalances(
+  addresses: string[],
+  read: (a: string) => Promise<bigint>,
+): Promise<bigint> {
+  let total = 0n;
+  for (let i = 0; i < addresses.length; i += 8) {
+    const part = await Promise.all(addresses.slice(i, i + 8).map(read));
+    total += part.reduce((s, v) => s + v, 0n);
+  }
+  return total;
+}
+
+/**
+ * The payout of each coin this build can pay on chain (DECISIONS §18). A coin missing here stays paid by hand
+ * (the operator's `complete` with the txid, DECISIONS §5) even with a node.
+ */
+export const PAYOUT_FACTORIES: Partial<Record<Coin, PayoutFactory>> = {
+  ETH: (url, config) => {
+    const writer = ethWriter({ url, timeoutMs: config.chainWatch.timeoutMs });
+    const hot = hotAddress('ETH');
+    const ledger = (wei: bigint) => chainUnitsToLedger('ETH', wei);
+    return {
+      payer: ethPayer({ writer, hotAddress: hot }),
+      housekeeping: ethSweeps({ writer, hotAddress: hot }),
+      hotAddress: hot,
+      hotBalance: async () => ledger(await writer.balance(hot)),
+      holdings: async (deposits) => ledger(await sumBalances([hot, ...deposits], (a) => writer.balance(a))),
+    };
+  },
+};

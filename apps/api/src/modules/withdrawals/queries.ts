@@ -1,0 +1,39 @@
+import type { Coin } from '@p2p/contract';
+import { sql } from 'kysely';
+import type { DbOrTx } from '../../db/client.ts';
+
+/**
+ * Read models of the withdrawals module: members' liabilities per coin and the platform's holdings as the
+ * ledger says (DECISIONS §4, §18). Reads the ledger's accounts and the wallets module's `wallets`.
+ */
+
+/**
+ * What the platform owes members per coin, ledger base units: every member account (available + escrow) and
+ * the withdrawals accepted but not yet paid (withdrawal_pending).
+ */
+export async function liabilitiesByCoin(db: DbOrTx): Promise<Map<Coin, bigint>> {
+  const r = await sql<{
+    coin: Coin;
+    total: string;
+  }>`select coin, (sum(balance) * 100000000)::numeric(78, 0)::text
+      as total from ledger_accounts where member_id is not null or kind = 'withdrawal_pending' group by coin`.execute(
+    db,
+  );
+  return new Map(r.rows.map((x) => [x.coin, BigInt(x.total)]));
+}
+
+/** What the ledger says the platform holds on chain per coin (minus the `chain:<COIN>` balance), base units. */
+export async function ledgerHoldings(db: DbOrTx): Promise<Map<Coin, bigint>> {
+  const r = await sql<{
+    coin: Coin;
+    total: string;
+  }>`select coin, (-sum(balance) * 100000000)::numeric(78, 0)::text
+      as total from ledger_accounts where kind = 'chain' group by coin`.execute(db);
+  return new Map(r.rows.map((x) => [x.coin, BigInt(x.total)]));
+}
+
+/** The deposit addresses of `coin`'s wallets (the addresses the platform's coins may sit at). */
+export async function depositAddresses(db: DbOrTx, coin: Coin): Promise<string[]> {
+  const rows = await db.selectFrom('wallets').select('address').where('coin', '=', coin).execute();
+  return [...new Set(rows.map((r) => r.address))];
+}
