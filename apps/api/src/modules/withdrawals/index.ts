@@ -1,0 +1,16 @@
+/*
+ * The withdrawals module's front door (DECISIONS §18). Other modules import only this file.
+ */
+
+// Chain payers of BTC and TRX, the platform's outputs, the hot-wallet cap and the cold share (btctrx).
+export { BtcPayer, type BtcPayerOptions, NotEnoughOnChain, RBF_SEQUENCE } from './btc-payer.ts';
+export { bitcoinjsNetwork, dustLimit, selectCoins, selectReplacement } from './btc-select.ts';
+export type {
+  BroadcastOutcome,
+  ChainPayer,
+  PayAttempt,
+  PaymentState,
+  PayRequest,
+  PreparedPayment,
+} from './payer.ts';
+export { type PlatformOutput, releaseOutputs, unspentOutputs } from './utxos.ts';
