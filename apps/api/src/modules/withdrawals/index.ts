@@ -13,4 +13,12 @@ export type {
   PayRequest,
   PreparedPayment,
 } from './payer.ts';
+export {
+  broadcastTrx,
+  TRX_HOT_PATH,
+  TrxPayer,
+  type TrxPayerOptions,
+  trxAddressAt,
+  trxState,
+} from './trx-payer.ts';
 export { type PlatformOutput, releaseOutputs, unspentOutputs } from './utxos.ts';
