@@ -2,8 +2,18 @@ import { createHash, randomBytes } from 'node:crypto';
 import { HDKey } from '@scure/bip32';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trxWriter } from '../src/chains/trx-writer.ts';
-import { type PayAttempt, type PayRequest, TrxPayer } from '../src/modules/withdrawals/index.ts';
+import {
+  custody,
+  loadCustodyConfig,
+  type PayAttempt,
+  type PayRequest,
+  settleColdSweeps,
+  sweepExcessToCold,
+  TrxPayer,
+  trxCustodySource,
+} from '../src/modules/withdrawals/index.ts';
 import { type FakeTron, randomTronAddress, startFakeTron, tronHex } from './fake-tron.ts';
+import { createMember, fundMember } from './fixtures.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 
 /**
@@ -132,5 +142,41 @@ describe('TRX payer against the fake java-tron', () => {
     expect((await payer.state(b.txid)).kind).toBe('CONFIRMED');
     expect(await payer.state(a.txid)).toEqual({ kind: 'MISSING' });
     expect(fake.balances.get(to)).toBe(2n * TRX);
+  });
+
+  it('sweeps the excess above HOT_WALLET_MAX_TRX to the cold address once and shows the cold share', async () => {
+    const cold = randomTronAddress();
+    expect(() =>
+      loadCustodyConfig({ COLD_ADDRESS_TRX: 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe' }, 'testnet'),
+    ).toThrow(/COLD_ADDRESS_TRX/);
+    const cfg = loadCustodyConfig({ HOT_WALLET_MAX_TRX: '10', COLD_ADDRESS_TRX: cold }, 'testnet');
+    const node = trxWriter(fake.url);
+    const source = trxCustodySource(payer.hotAddress, (a) => node.balance(a));
+    const hotBefore = await source.hotBalance();
+    const sign = async (r: { intent: Record<string, unknown> }) => standInSign(r.intent, payer.hotAddress);
+    const deps = { cfg, payer, source, sign };
+    // two instances at once: exactly one sweep
+    const runs = await Promise.all([
+      sweepExcessToCold(t.app.deps.db, deps),
+      sweepExcessToCold(t.app.deps.db, deps),
+    ]);
+    expect(runs.filter((r) => r !== null)).toEqual([expect.stringMatching(/^cold:TRX:\d+$/)]);
+    expect(await sweepExcessToCold(t.app.deps.db, deps)).toBeNull(); // one open sweep per coin
+    fake.mine();
+    fake.addBlock();
+    expect(await settleColdSweeps(t.app.deps.db, payer)).toBe(1);
+    const excess = hotBefore - 10n * TRX;
+    expect(fake.balances.get(cold)).toBe(excess);
+    expect(await source.hotBalance()).toBe(10n * TRX - fake.transferFeeSun);
+    expect(await sweepExcessToCold(t.app.deps.db, deps)).toBeNull(); // below the cap now
+
+    const m = await createMember(t);
+    await fundMember(t, m.id, 'TRX', '90');
+    const [row] = (await custody(t.app.deps.db, cfg, [source])).filter((r) => r.coinCode === 'TRX');
+    const pct = Number((excess * 10_000n) / (90n * TRX)) / 100;
+    expect(row).toMatchObject({ coldAddress: cold, liabilities: '90', coldSharePct: pct, warning: pct < 80 });
+    await fundMember(t, m.id, 'TRX', '10');
+    const [after] = (await custody(t.app.deps.db, cfg, [source])).filter((r) => r.coinCode === 'TRX');
+    expect(after).toMatchObject({ liabilities: '100', warning: true });
   });
 });

@@ -83,6 +83,8 @@ export interface BtcWriter {
    * seen in; else found through an unspent output `vouts` of it), or nowhere the node can tell.
    */
   place(txid: string, vouts: number, knownBlock: string | null): Promise<BtcTxPlace>;
+  /** What `address` holds in confirmed outputs, satoshi (scantxoutset: no wallet needed). */
+  balanceOf(address: string): Promise<bigint>;
 }
 
 const feeAnswer = z.object({
@@ -140,6 +142,13 @@ export function btcWriter(url: string, timeoutMs?: number): BtcWriter {
       return Number((satPerKvB + 999n) / 1000n);
     },
     send: (hex) => call('sendrawtransaction', [hex], hash64),
+    async balanceOf(address) {
+      const scan = z
+        .object({ success: z.literal(true), total_amount: z.number().nonnegative().finite() })
+        .loose();
+      const r = await call('scantxoutset', ['start', [`addr(${address})`]], scan);
+      return BigInt(r.total_amount.toFixed(8).replace('.', ''));
+    },
     async place(txid, vouts, knownBlock) {
       if (knownBlock) {
         const there = await inChain(txid, knownBlock);
