@@ -5,8 +5,13 @@ import { depositor, scanToTip, watcherOf } from '../src/modules/deposits/test-ki
 import {
   BtcPayer,
   bitcoinjsNetwork,
+  btcCustodySource,
+  custody,
+  loadCustodyConfig,
   type PayAttempt,
   type PayRequest,
+  settleColdSweeps,
+  sweepExcessToCold,
   unspentOutputs,
 } from '../src/modules/withdrawals/index.ts';
 import { BTC_TEST_ACCOUNT_PATH, randomRecipient, signPsbt, testBtcKeys } from './btc-test-signer.ts';
@@ -52,6 +57,8 @@ describe.skipIf(!hasLitecoind())('BTC payer on Litecoin Core regtest', () => {
       masterFingerprint: keys.masterFingerprint,
       fallbackFeeRate: 20,
       confirmations: 1,
+      // Litecoin Core relays no output below 30 sat/vB worth of spending it (Bitcoin Core: 3)
+      dustRelayFeeRate: 30,
     });
   }, 180_000);
   afterAll(async () => {
@@ -192,5 +199,25 @@ describe.skipIf(!hasLitecoind())('BTC payer on Litecoin Core regtest', () => {
     // a confirmed attempt's inputs are spent: no later replacement can take them
     await expect(prepareAndSign(request(to, 5_000_000n, attempt))).rejects.toThrow(/spent or held/);
     expect(Transaction.fromHex(first.signedTx).getId()).toBe(first.txid);
+  });
+
+  it('sweeps what the hot outputs hold above HOT_WALLET_MAX_BTC to the cold address, and shows it', async () => {
+    await deposit('0.6');
+    const cold = randomRecipient();
+    const cfg = loadCustodyConfig({ HOT_WALLET_MAX_BTC: '0.1', COLD_ADDRESS_BTC: cold }, 'regtest');
+    const writer = btcWriter(node.url, 30_000);
+    const source = btcCustodySource(t.app.deps.db, (a) => writer.balanceOf(toLitecoinRegtestAddress(a)));
+    const hot = await source.hotBalance();
+    const sign = async (r: { intent: Record<string, unknown> }) => signPsbt(keys, r.intent.psbt as string);
+    const requestId = await sweepExcessToCold(t.app.deps.db, { cfg, payer, source, sign });
+    expect(requestId).toMatch(/^cold:BTC:\d+$/);
+    await node.mine(1);
+    expect(await settleColdSweeps(t.app.deps.db, payer)).toBe(1);
+    expect(await source.balanceOf(cold)).toBe(hot - 10_000_000n);
+    const [row] = (await custody(t.app.deps.db, cfg, [source])).filter((r) => r.coinCode === 'BTC');
+    // members were credited 2 BTC of deposits; the cold address holds about half: below 80%, a warning
+    const pct = Number(((hot - 10_000_000n) * 10_000n) / 200_000_000n) / 100;
+    expect(row).toMatchObject({ coldAddress: cold, liabilities: '2', coldSharePct: pct, warning: true });
+    expect(BigInt(Math.round(Number(row?.coldBalance) * 1e8))).toBe(hot - 10_000_000n);
   });
 });

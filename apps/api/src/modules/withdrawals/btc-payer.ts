@@ -54,6 +54,8 @@ export interface BtcPayerOptions {
   maxFeeRate?: number;
   /** Confirmations for CONFIRMED (CHAIN_CONFIRMATIONS_BTC). */
   confirmations: number;
+  /** The node's dust relay fee in sat/vB (default 3, Bitcoin Core's; Litecoin Core's is higher). */
+  dustRelayFeeRate?: number;
 }
 
 const reservationSchema = z.object({
@@ -129,7 +131,14 @@ export class BtcPayer implements ChainPayer {
   }
 
   private params(req: PayRequest, changeAddress: string, feeRate: number) {
-    return { to: req.address, amount: req.units, changeAddress, feeRate, network: this.o.network };
+    return {
+      to: req.address,
+      amount: req.units,
+      changeAddress,
+      feeRate,
+      network: this.o.network,
+      dustRelayFeeRate: this.o.dustRelayFeeRate,
+    };
   }
 
   /** The replaced attempt's outputs, locked; throws when one is gone or another attempt holds it. */

@@ -57,6 +57,8 @@ export function selectCoins(p: {
   changeAddress: string;
   feeRate: number;
   network: ChainNetwork;
+  /** The node's dust relay fee, sat/vB (Bitcoin Core: 3). */
+  dustRelayFeeRate?: number;
 }): Selection | undefined {
   const byKey = new Map(p.coins.map((c) => [`${c.txid}:${c.vout}`, c]));
   const utxos = p.coins.map((c) => ({
@@ -70,6 +72,7 @@ export function selectCoins(p: {
     targets: [target],
     remainder: outputOf(p.changeAddress, p.network),
     feeRate: p.feeRate,
+    ...(p.dustRelayFeeRate ? { dustRelayFeeRate: p.dustRelayFeeRate } : {}),
   });
   if (!r) return undefined;
   const inputs = r.utxos.map((u) => byKey.get((u as (typeof utxos)[number]).key) as Coin);
@@ -91,10 +94,11 @@ export function selectReplacement(p: {
   changeAddress: string;
   feeRate: number;
   network: ChainNetwork;
+  dustRelayFeeRate?: number;
 }): Selection | undefined {
   const target = outputOf(p.to, p.network);
   const remainder = outputOf(p.changeAddress, p.network);
-  const dust = BigInt(dustThreshold(remainder));
+  const dust = BigInt(dustThreshold(remainder, p.dustRelayFeeRate));
   const inputs = [...p.forced];
   const pool = [...p.extra].sort((a, b) => (b.sats > a.sats ? 1 : b.sats < a.sats ? -1 : 0));
   for (;;) {
