@@ -37,6 +37,17 @@ export interface FakeTron {
   addBlock(txs?: TronTx[]): TronBlock;
   /** Replaces the block at `height` with one holding `txs` and drops every block above it; returns it. */
   replaceBlock(height: number, txs?: TronTx[]): TronBlock;
+  /**
+   * Transactions accepted by `/wallet/broadcasttransaction` and not mined yet (java-tron's pending pool).
+   * A broadcast body is the signer's JSON with `raw_data` (TransferContract; hex `41...` addresses).
+   */
+  readonly pending: TronTx[];
+  /** Balances in sun by base58 address (`/wallet/getaccount`); a mined transfer moves them. */
+  readonly balances: Map<string, bigint>;
+  /** The fee in sun each mined transfer pays (its owner's balance and gettransactioninfobyid `fee`). */
+  transferFeeSun: bigint;
+  /** "Mines" the pending transactions into a new block on top of the head; returns it. */
+  mine(): TronBlock;
   close(): Promise<void>;
 }
 
@@ -159,6 +170,14 @@ export async function startFakeTron(): Promise<FakeTron> {
       blocks.push(block);
       return block;
     },
+    pending: [],
+    balances: new Map(),
+    transferFeeSun: 0n,
+    mine() {
+      const txs = fake.pending.splice(0);
+      for (const t of txs) applyTransfer(fake, t);
+      return fake.addBlock(txs);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -191,6 +210,8 @@ export async function startFakeTron(): Promise<FakeTron> {
     } else if (path === '/wallet/getblockbynum') {
       const num = (body as { num?: unknown } | null)?.num;
       out = (blocks.find((b) => heightOf(b) === num) ?? {}) as unknown as Record<string, unknown>;
+    } else if (WRITE_PATHS.has(path)) {
+      out = writeAnswer(fake, path, body);
     } else {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('Not Found');
       return;
@@ -215,4 +236,91 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** The endpoints the TRX payer uses (java-tron's documented answers), kept apart from the reader's. */
+const WRITE_PATHS = new Set([
+  '/wallet/broadcasttransaction',
+  '/wallet/gettransactioninfobyid',
+  '/wallet/gettransactionfrompending',
+  '/wallet/getaccount',
+]);
+
+const hexText = (s: string) => Buffer.from(s, 'utf8').toString('hex');
+
+function transferOf(t: TronTx): { owner: string; to: string; amount: bigint } | null {
+  const raw = t.raw_data as {
+    contract?: { type?: string; parameter?: { value?: Record<string, unknown> } }[];
+  };
+  const c = raw?.contract?.[0];
+  const v = c?.parameter?.value;
+  if (c?.type !== 'TransferContract' || !v) return null;
+  return {
+    owner: base58check.encode(Buffer.from(String(v.owner_address), 'hex')),
+    to: base58check.encode(Buffer.from(String(v.to_address), 'hex')),
+    amount: BigInt(String(v.amount)),
+  };
+}
+
+function applyTransfer(fake: FakeTron, t: TronTx): void {
+  const x = transferOf(t);
+  if (!x) return;
+  fake.balances.set(x.owner, (fake.balances.get(x.owner) ?? 0n) - x.amount - fake.transferFeeSun);
+  fake.balances.set(x.to, (fake.balances.get(x.to) ?? 0n) + x.amount);
+}
+
+function minedBlockOf(fake: FakeTron, txid: string): TronBlock | undefined {
+  return fake.blocks.find((b) => b.transactions?.some((t) => t.txID === txid));
+}
+
+/** broadcasttransaction: `{result: true, txid}` or `{code, message: hex text, txid}` as java-tron answers. */
+function broadcastAnswer(fake: FakeTron, body: Record<string, unknown>): Record<string, unknown> {
+  const txid = String(body.txID ?? '');
+  const refuse = (code: string, text: string) => ({ code, message: hexText(text), txid });
+  if (!/^[0-9a-f]{64}$/.test(txid) || !Array.isArray(body.signature))
+    return refuse('SIGERROR', 'bad transaction');
+  if (fake.pending.some((t) => t.txID === txid) || minedBlockOf(fake, txid)) {
+    return refuse('DUP_TRANSACTION_ERROR', 'dup transaction');
+  }
+  const expiration = Number((body.raw_data as { expiration?: unknown })?.expiration);
+  const head = fake.blocks.at(-1)?.block_header.raw_data as { timestamp?: number } | undefined;
+  if (!(expiration > (head?.timestamp ?? 0)))
+    return refuse('TRANSACTION_EXPIRATION_ERROR', 'transaction expired');
+  const x = transferOf(body as TronTx);
+  if (!x) return refuse('CONTRACT_VALIDATE_ERROR', 'not a transfer');
+  const spendable = fake.balances.get(x.owner) ?? 0n;
+  if (spendable < x.amount + fake.transferFeeSun) {
+    return refuse('CONTRACT_VALIDATE_ERROR', 'Validate TransferContract error, balance is not sufficient.');
+  }
+  fake.pending.push({ ...(body as TronTx), ret: [{ contractRet: 'SUCCESS' }] });
+  return { result: true, txid };
+}
+
+function writeAnswer(fake: FakeTron, path: string, body: unknown): Record<string, unknown> {
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (path === '/wallet/broadcasttransaction') return broadcastAnswer(fake, b);
+  if (path === '/wallet/getaccount') {
+    const address = base58check.encode(Buffer.from(String(b.address), 'hex'));
+    const balance = fake.balances.get(address);
+    // an account the chain never saw is `{}`; protobuf JSON leaves out a zero balance
+    return balance === undefined
+      ? {}
+      : balance === 0n
+        ? { address: b.address }
+        : { address: b.address, balance };
+  }
+  const txid = String(b.value ?? '');
+  if (path === '/wallet/gettransactionfrompending') {
+    return (fake.pending.find((t) => t.txID === txid) ?? {}) as Record<string, unknown>;
+  }
+  const block = minedBlockOf(fake, txid);
+  if (!block) return {};
+  const raw = block.block_header.raw_data as { number?: number; timestamp?: number };
+  return {
+    id: txid,
+    fee: fake.transferFeeSun,
+    blockNumber: raw.number ?? 0,
+    blockTimeStamp: raw.timestamp,
+    receipt: { net_fee: fake.transferFeeSun },
+  };
 }

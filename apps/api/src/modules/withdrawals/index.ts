@@ -3,7 +3,24 @@
  * signer), the operator's withdrawal queue and what the ledger check reads of the chains. The ChainPayer
  * interface (payer.ts) is what a coin's payer implements.
  */
+
+// Chain payers of BTC and TRX, the platform's outputs, the hot-wallet cap and the cold share (btctrx).
+export { BtcPayer, type BtcPayerOptions, NotEnoughOnChain, RBF_SEQUENCE } from './btc-payer.ts';
+export { bitcoinjsNetwork, dustLimit, selectCoins, selectReplacement } from './btc-select.ts';
 export { chainChecks } from './chain-check.ts';
+export {
+  btcCustodySource,
+  type CustodyConfig,
+  type CustodyRow,
+  type CustodySource,
+  custody,
+  loadCustodyConfig,
+  memberLiabilities,
+  type SignFn,
+  settleColdSweeps,
+  sweepExcessToCold,
+  trxCustodySource,
+} from './cold.ts';
 export { withdrawalOpsRoutes } from './ops-routes.ts';
 export type {
   BroadcastOutcome,
@@ -17,3 +34,12 @@ export { type CoinPayout, PAYOUT_FACTORIES } from './payers.ts';
 export { createPayouts, type Payouts } from './payouts.ts';
 export { explorerUrl } from './service.ts';
 export type { PayoutSigner, SignRequest, SignResult } from './signer.ts';
+export {
+  broadcastTrx,
+  TRX_HOT_PATH,
+  TrxPayer,
+  type TrxPayerOptions,
+  trxAddressAt,
+  trxState,
+} from './trx-payer.ts';
+export { type PlatformOutput, releaseOutputs, unspentOutputs } from './utxos.ts';
