@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { byCoin, COINS, type Coin, type CompanyInfo, ORDER_TIMING_DEFAULTS } from '@p2p/contract';
 import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
+import { TRUST_ENV, type TrustConfig, trustConfig } from './config-trust.ts';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 /** A coin amount with at most 8 decimals (withdrawal fees, DECISIONS §3). */
@@ -109,6 +110,7 @@ const schema = z.object({
   EVENTS_BACKLOG_SEC: z.coerce.number().int().min(60).default(86_400),
   EVENTS_MAX_STREAMS_PER_MEMBER: z.coerce.number().int().min(1).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ...TRUST_ENV,
 });
 
 export type Env = z.input<typeof schema>;
@@ -246,6 +248,8 @@ export interface Config {
     backlogSec: number;
     maxStreamsPerMember: number;
   };
+  /** DECISIONS §19: 1원 인증, withdrawal holds, the Travel Rule (config-trust.ts). */
+  trust: TrustConfig;
   logLevel: string;
 }
 
@@ -367,6 +371,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       backlogSec: e.EVENTS_BACKLOG_SEC,
       maxStreamsPerMember: e.EVENTS_MAX_STREAMS_PER_MEMBER,
     },
+    trust: trustConfig(e, isProduction),
     logLevel: e.LOG_LEVEL,
   };
 }

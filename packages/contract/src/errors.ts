@@ -1,3 +1,5 @@
+import { TRUST_ERROR_STATUS } from './trust-errors.ts';
+
 /**
  * The error catalogue (DECISIONS §2): every stable code the API can answer with, and its HTTP status.
  * `returnCode` in the envelope equals the HTTP status; `returnMessage` is the code.
@@ -116,6 +118,7 @@ export const ERROR_STATUS = {
   SERVICE_UNAVAILABLE: 503,
   /** The database cannot be reached (connection lost or refused); retry later (DECISIONS §14). */
   DB_UNAVAILABLE: 503,
+  ...TRUST_ERROR_STATUS,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -15,4 +15,6 @@ export * from './phone.ts';
 export * from './prices.ts';
 export * from './reserve-time.ts';
 export * from './trade-room.ts';
+export * from './trust.ts';
+export * from './trust-errors.ts';
 export * from './wallets.ts';

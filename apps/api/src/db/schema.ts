@@ -1,5 +1,6 @@
 import type { Coin } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
+import type { BankTables } from '../modules/bank/tables.ts';
 import type { ChatTables } from '../modules/chat/tables.ts';
 import type { DepositTables } from '../modules/deposits/tables.ts';
 import type { EventTables } from '../modules/events/tables.ts';
@@ -82,4 +83,5 @@ export interface DB
     ChatTables,
     EventTables,
     NotificationTables,
-    DepositTables {}
+    DepositTables,
+    BankTables {}

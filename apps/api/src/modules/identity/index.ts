@@ -15,6 +15,7 @@ export {
   OPS_MEMBER_COLUMNS,
   type OpsMemberRow,
   setMemberStatus,
+  setProfileBankAccount,
 } from './repo.ts';
 export {
   confirmTotpRow,

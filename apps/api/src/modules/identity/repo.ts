@@ -140,3 +140,20 @@ export async function anyMemberExists(db: DbOrTx): Promise<boolean> {
   const any = await db.selectFrom('members').select('id').limit(1).executeTakeFirst();
   return any !== undefined;
 }
+
+/**
+ * Writes a member's profile bank account (GET /my's bankName, accountNo) to the account the 1원 check just
+ * proved (DECISIONS §19), so the sell form offers the verified one.
+ */
+export async function setProfileBankAccount(
+  tx: Tx,
+  memberId: number,
+  bankName: string,
+  accountNo: string,
+): Promise<void> {
+  await tx
+    .updateTable('members')
+    .set({ bank_name: bankName, account_no: accountNo, updated_at: sql<Date>`now()` })
+    .where('id', '=', memberId)
+    .execute();
+}

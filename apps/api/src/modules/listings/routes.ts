@@ -14,6 +14,7 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import { publicCache } from '../../http/public-cache.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { assertPayoutAccount } from '../bank/index.ts';
 import { requireStepUp } from '../identity/index.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
@@ -50,6 +51,7 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
       // DECISIONS §13: the pay-in account decides where buyers' won go, so a bearer token alone is not
       // enough to name one; checked before anything is held in escrow.
       const { stepUp, ...terms } = request.body;
+      await assertPayoutAccount(deps, seller, terms.bankName, terms.accountNo);
       await requireStepUp(deps, seller, stepUp);
       return ok(await createListing(db, seller, terms));
     },

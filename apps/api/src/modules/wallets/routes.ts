@@ -1,4 +1,6 @@
 import {
+  type Coin,
+  toUnits,
   transfer,
   transferListQuery,
   transferPage,
@@ -12,6 +14,7 @@ import type { AppDeps } from '../../deps.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { type Hold, holdsOfMember, holdView } from './holds.ts';
 import { createWallet, listWallets, type WalletBalances } from './service.ts';
 import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
 
@@ -23,15 +26,21 @@ import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
 export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const member = deps.guards.requireMember;
   // The member sees the external withdrawal fee on the review before confirming (DECISIONS §13).
-  const withFee = (w: WalletBalances): Wallet => ({
+  const withFee = (w: WalletBalances, holds: Map<Coin, Hold[]>): Wallet => ({
     ...w,
     withdrawFee: deps.config.chain.withdrawFees[w.coinCode],
+    ...holdView(toUnits(w.balance), holds.get(w.coinCode) ?? []),
   });
+  const holdsOf = (memberId: number) => holdsOfMember(deps.db, deps.config.trust.holds, memberId);
 
   app.get(
     '/api/v1/wallets',
     { preHandler: member, schema: { tags: ['wallets'], response: okResponse(walletList) } },
-    async (request) => ok((await listWallets(deps.db, memberIdOf(request))).map(withFee)),
+    async (request) => {
+      const memberId = memberIdOf(request);
+      const holds = await holdsOf(memberId);
+      return ok((await listWallets(deps.db, memberId)).map((w) => withFee(w, holds)));
+    },
   );
 
   app.post(
@@ -46,7 +55,7 @@ export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Pro
       const all = await listWallets(deps.db, memberId);
       const out = all.find((w) => w.id === created.id);
       if (!out) throw new Error('created wallet not listed');
-      return ok(withFee(out));
+      return ok(withFee(out, await holdsOf(memberId)));
     },
   );
 

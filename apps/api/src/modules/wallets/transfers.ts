@@ -16,6 +16,7 @@ import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { toPage } from '../../http/page.ts';
 import { movements, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/index.ts';
+import { assertNotHeld } from './holds.ts';
 import { walletByDestinationTag } from './repo.ts';
 import {
   activeWalletByAddress,
@@ -25,6 +26,7 @@ import {
   transfersOfWallet,
 } from './repo-transfers.ts';
 import { ownWallet, shownAddress, type TransferRow, type WalletRow } from './service.ts';
+import { recordTravelRule, travelRuleDraft } from './travel-rule.ts';
 
 /** The wire shape of a transfer row (SPEC §3 "Transfer"). */
 export function transferOut(t: TransferRow): Transfer {
@@ -80,6 +82,8 @@ export async function listTransfers(
  * Errors: 404 WALLET_NOT_FOUND (source not the caller's, or no such destination wallet), 400
  * INVALID_ADDRESS, 422 SELF_TRANSFER, 422 INSUFFICIENT_BALANCE (decided by the ledger's constraint, so
  * concurrent requests can never overdraw). Returns the sender's transfer row.
+ * DECISIONS §19 on EXTERNAL: 422 TRAVEL_RULE_INFO_REQUIRED {minKrw} (travel-rule.ts, before the step-up) and
+ * 422 WITHDRAWAL_HELD {until, heldAmount} (holds.ts, in the transaction under the wallet's row lock).
  */
 export async function requestTransfer(
   deps: Pick<AppDeps, 'db' | 'config' | 'redis'>,
@@ -120,9 +124,16 @@ export async function requestTransfer(
   if (!valid) throw new AppError('INVALID_ADDRESS');
   if (address === from.address) throw new AppError('SELF_TRANSFER');
   const fee = toUnits(deps.config.chain.withdrawFees[coin]);
+  const travel = await travelRuleDraft(deps, memberId, coin, fromUnits(units), body.beneficiary);
   // After the cheap input checks (a typo costs no step-up try), before anything moves.
   await requireStepUp(deps, memberId, body.stepUp);
-  return inTx(deps.db, (tx) => externalWithdrawal(tx, from, address, destTag, units, fee));
+  return inTx(deps.db, async (tx) => {
+    await assertNotHeld(tx, deps.config.trust.holds, from, units + fee);
+    const row = await externalWithdrawal(tx, from, address, destTag, units, fee);
+    if (travel)
+      await recordTravelRule(tx, travel, { transferId: row.id, coin, amount: fromUnits(units), address });
+    return row;
+  });
 }
 
 async function internalTransfer(

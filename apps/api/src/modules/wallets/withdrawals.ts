@@ -23,6 +23,7 @@ import {
   withdrawalsOfStatus,
 } from './repo-transfers.ts';
 import { creditDeposit, type DepositInput } from './service.ts';
+import { travelRulesById } from './travel-rule.ts';
 
 /**
  * POST /ops/api/v1/deposits (DECISIONS §5, §10): credits the deposit and writes the audit record in the
@@ -91,7 +92,12 @@ export async function listWithdrawals(
   const afterId = q.cursor ? decodeIdCursor('withdrawals', q.cursor) : undefined;
   const rows = await withdrawalsOfStatus(db, q.status, afterId, q.size + 1);
   const count = await countWithdrawals(db, q.status);
-  return toPage(rows, q.size, count, withdrawalOut, (r) => encodeIdCursor('withdrawals', r.id));
+  const travel = await travelRulesById(
+    db,
+    rows.map((r) => r.id),
+  );
+  const out = (r: WithdrawalRow) => ({ ...withdrawalOut(r), travelRule: travel.get(r.id) ?? null });
+  return toPage(rows, q.size, count, out, (r) => encodeIdCursor('withdrawals', r.id));
 }
 
 type Decision = { kind: 'complete'; txid: string } | { kind: 'reject'; reason: string };
