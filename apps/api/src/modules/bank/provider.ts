@@ -1,3 +1,4 @@
+import { BANK_CODE_LENGTH } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 
@@ -80,7 +81,7 @@ export class ConsoleBankProvider implements BankVerifyProvider {
   }
 
   async sendOneWon(t: OneWonTransfer): Promise<OneWonReceipt> {
-    const code = t.depositorName.replace(/\D/g, '');
+    const code = t.depositorName.slice(-BANK_CODE_LENGTH);
     const entry: BankOutboxEntry = { depositorName: t.depositorName, code, sentAt: new Date().toISOString() };
     await this.store.set(`outbox:${t.accountNo}`, JSON.stringify(entry));
     this.log.info({ bank: t.bankName }, '1 KRW sent (console bank provider, see /dev/bank/outbox)');

@@ -5,6 +5,8 @@ import {
   transferListQuery,
   transferPage,
   transferRequestBody,
+  travelRuleQuoteOut,
+  travelRuleQuoteQuery,
   type Wallet,
   wallet,
   walletCreateBody,
@@ -17,6 +19,7 @@ import type { FastifyZod } from '../../http/types.ts';
 import { type Hold, holdsOfMember, holdView } from './holds.ts';
 import { createWallet, listWallets, type WalletBalances } from './service.ts';
 import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
+import { travelRuleQuote } from './travel-rule.ts';
 
 /**
  * Wallets and transfers (SPEC §7, DECISIONS §5); the operator's deposit and withdrawal calls are in
@@ -66,6 +69,19 @@ export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Pro
       schema: { tags: ['transfers'], querystring: transferListQuery, response: okResponse(transferPage) },
     },
     async (request) => ok(await listTransfers(deps.db, memberIdOf(request), request.query)),
+  );
+
+  app.get(
+    '/api/v1/travel-rule/quote',
+    {
+      preHandler: member,
+      schema: {
+        tags: ['transfers'],
+        querystring: travelRuleQuoteQuery,
+        response: okResponse(travelRuleQuoteOut),
+      },
+    },
+    async (request) => ok(await travelRuleQuote(deps, request.query.coinCode, request.query.amount)),
   );
 
   app.post(

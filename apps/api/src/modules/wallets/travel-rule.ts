@@ -1,4 +1,10 @@
-import { type Beneficiary, type Coin, type TravelRuleRecord, toUnits } from '@p2p/contract';
+import {
+  type Beneficiary,
+  type Coin,
+  type TravelRuleQuoteOut,
+  type TravelRuleRecord,
+  toUnits,
+} from '@p2p/contract';
 import type { Selectable } from 'kysely';
 import { pino } from 'pino';
 import type { DbOrTx, Tx } from '../../db/client.ts';
@@ -144,4 +150,18 @@ export async function travelRulesById(
 ): Promise<Map<number, TravelRuleRecord>> {
   const rows = await travelRulesOf(db, transferIds);
   return new Map(rows.map((r) => [r.transfer_id, travelRuleOut(r)]));
+}
+
+/**
+ * GET /api/v1/travel-rule/quote (the withdraw screen): whether `amount` of `coin` needs a beneficiary now.
+ * Without a price it does (the rule is applied, never skipped).
+ */
+export async function travelRuleQuote(
+  deps: TravelDeps,
+  coin: Coin,
+  amount: string,
+): Promise<TravelRuleQuoteOut> {
+  const minKrw = deps.config.trust.travelRule.minKrw;
+  const value = await valueKrw(deps, coin, toUnits(amount));
+  return { required: value === null || value >= minKrw, minKrw, valueKrw: value };
 }
