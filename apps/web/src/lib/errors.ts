@@ -48,6 +48,9 @@ export function errorText(err: unknown, fallbackKey: string, scope: ErrorScope =
     until: whenOf(data, 'until') ?? '-',
     from: whenOf(data, 'from') ?? '-',
     max: typeof data.max === 'number' ? data.max : 3,
+    // DECISIONS §19: WITHDRAWAL_HELD {until, heldAmount}, TRAVEL_RULE_INFO_REQUIRED {minKrw}
+    heldAmount: typeof data.heldAmount === 'string' ? data.heldAmount : '-',
+    minKrw: typeof data.minKrw === 'number' ? data.minKrw.toLocaleString('ko-KR') : '1,000,000',
   });
 }
 

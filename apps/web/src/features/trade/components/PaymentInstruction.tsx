@@ -94,6 +94,9 @@ export function PaymentInstruction({
       <p className={s.payNote}>
         {buyerName ? t('protocol.depositorIs', { name: buyerName }) : t('receipt.notice.depositorName')}
       </p>
+      <p className={s.payNote} data-testid="pay-own-account">
+        {t('protocol.ownAccountOnly')}
+      </p>
     </section>
   );
 }

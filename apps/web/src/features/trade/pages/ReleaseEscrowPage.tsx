@@ -15,8 +15,10 @@ import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { completeBuyOrder } from '../api/complete-buy-order';
+import { disputeOrder } from '../api/dispute-order';
 import { orderQueries } from '../api/order-queries';
 import { DetailSkeleton } from '../components/DetailSkeleton';
+import { DisputeSheet } from '../components/DisputeSheet';
 import { OrderChat } from '../components/OrderChat';
 import { ProtocolDialog } from '../components/ProtocolDialog';
 import { StatusPanel } from '../components/StatusPanel';
@@ -66,6 +68,7 @@ function ReleaseForm({ orderId }: { orderId: number }) {
   const { amountChecked, nameChecked, txid, password } = watch();
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
+  const [disputing, setDisputing] = useState(false);
   const order = q.data;
   useEffect(() => {
     if (q.isError && !order) navigate(paths.myInfo.path, { replace: true });
@@ -129,8 +132,18 @@ function ReleaseForm({ orderId }: { orderId: number }) {
             disabled={!allowed}
             data-testid="release-check-name"
           />
-          <span>{t('release.checkName', { name: order.buyerName })}</span>
+          <span>{t('release.checkName', { name: order.expectedDepositorName })}</span>
         </label>
+        {order.status === 'PAID' && (
+          <Button
+            variant="secondary"
+            block
+            onClick={() => setDisputing(true)}
+            data-testid="release-third-party"
+          >
+            {t('release.thirdParty')}
+          </Button>
+        )}
         <TextField
           label={t('proceed.txid')}
           placeholder={t('proceed.placeholder')}
@@ -178,8 +191,32 @@ function ReleaseForm({ orderId }: { orderId: number }) {
         <p className={s.dialogLead}>
           {t('release.confirmMessage', { qty, buyer: order.buyerNickname, name: order.buyerName, amount })}
         </p>
+        <p className={s.dialogText} data-testid="release-sheet-depositor">
+          {t('release.confirmDepositor', { name: order.expectedDepositorName })}
+        </p>
         <p className={s.dialogWarn}>{t('release.irreversibleShort')}</p>
       </ProtocolDialog>
+      {disputing && (
+        <DisputeSheet
+          open
+          mode="open"
+          fixedReason="THIRD_PARTY_PAYMENT"
+          orderId={orderId}
+          busy={submitting}
+          onSubmit={async (reason, statement) => {
+            try {
+              await disputeOrder(orderId, { reason, statement });
+              notify.success(t('protocol.dispute.done'));
+              await qc.invalidateQueries();
+              return true;
+            } catch (err) {
+              notify.error(errorText(err, 'trade:proceed.failed', 'trade'));
+              return false;
+            }
+          }}
+          onClose={() => setDisputing(false)}
+        />
+      )}
     </>
   );
 }
