@@ -22,7 +22,6 @@ import { createDocTransform, finishDocument } from './http/openapi.ts';
 import { OPS_API_PREFIX, operatorApi } from './http/operator-api.ts';
 import { createAccessTokens, resolveJwtSecret } from './http/tokens.ts';
 import { isWebRoute, serveWebApp } from './http/web.ts';
-import { bankRoutes } from './modules/bank/index.ts';
 import { companyRoutes } from './modules/company/index.ts';
 import { createDepositWatchers, type DepositWatchers, depositOpsRoutes } from './modules/deposits/index.ts';
 import { healthRoutes, type Lifecycle } from './modules/health/index.ts';
@@ -168,7 +167,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(pricesRoutes, deps);
   await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
-  await app.register(bankRoutes, deps);
   // DECISIONS §17: a watcher per coin with a node, off the request path; the lease makes one instance of all
   // active. Stopped before close (preClose), while the database is still open.
   const depositWatchers = createDepositWatchers(

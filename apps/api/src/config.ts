@@ -261,13 +261,15 @@ type ParsedEnv = z.output<typeof schema>;
  * then the deposit watchers' nodes, confirmations, minimums, start heights and timing. Throws when
  * CHAIN_LEASE_MS is not more than twice CHAIN_POLL_MS.
  */
-function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch'> {
+function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch' | 'trust'> {
   // The active deposit watcher renews its lease once a pass (DECISIONS §17): a lease shorter than the pause
   // between passes would lapse every time and hand the watching from instance to instance.
   if (e.CHAIN_LEASE_MS <= 2 * e.CHAIN_POLL_MS) {
     throw new Error('invalid configuration: CHAIN_LEASE_MS must be more than twice CHAIN_POLL_MS');
   }
   return {
+    // DECISIONS §19: holds and the Travel Rule act on withdrawals, so they are read with the chain settings.
+    trust: trustConfig(e, e.NODE_ENV === 'production'),
     chain: {
       network: e.CHAIN_NETWORK,
       xpubs: byCoin((coin) => e[`XPUB_${coin}`]),
@@ -371,7 +373,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       backlogSec: e.EVENTS_BACKLOG_SEC,
       maxStreamsPerMember: e.EVENTS_MAX_STREAMS_PER_MEMBER,
     },
-    trust: trustConfig(e, isProduction),
     logLevel: e.LOG_LEVEL,
   };
 }

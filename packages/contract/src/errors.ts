@@ -1,5 +1,3 @@
-import { TRUST_ERROR_STATUS } from './trust-errors.ts';
-
 /**
  * The error catalogue (DECISIONS §2): every stable code the API can answer with, and its HTTP status.
  * `returnCode` in the envelope equals the HTTP status; `returnMessage` is the code.
@@ -118,7 +116,14 @@ export const ERROR_STATUS = {
   SERVICE_UNAVAILABLE: 503,
   /** The database cannot be reached (connection lost or refused); retry later (DECISIONS §14). */
   DB_UNAVAILABLE: 503,
-  ...TRUST_ERROR_STATUS,
+  /** DECISIONS §19: a listing pays only into the seller's verified bank account (1원 인증). */
+  BANK_ACCOUNT_NOT_VERIFIED: 422,
+  /** DECISIONS §19: the bank reports another holder name than the member's verified name. */
+  ACCOUNT_HOLDER_MISMATCH: 422,
+  /** DECISIONS §19: bought or received coins are on hold for external withdrawals; returnData {until, heldAmount}. */
+  WITHDRAWAL_HELD: 422,
+  /** DECISIONS §19: a withdrawal worth TRAVEL_RULE_MIN_KRW or more needs `beneficiary`; returnData {minKrw}. */
+  TRAVEL_RULE_INFO_REQUIRED: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -16,5 +16,4 @@ export * from './prices.ts';
 export * from './reserve-time.ts';
 export * from './trade-room.ts';
 export * from './trust.ts';
-export * from './trust-errors.ts';
 export * from './wallets.ts';

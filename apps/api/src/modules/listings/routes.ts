@@ -3,6 +3,7 @@ import {
   myListQuery,
   mySellListing,
   pageOf,
+  type StepUp,
   sellListingCreateBody,
   sellListingDetail,
   tradeListing,
@@ -24,6 +25,17 @@ export const BEST_LISTINGS_MAX_AGE_SEC = 15;
 
 const IdParams = z.object({ id: idParam });
 const bearer = [{ bearer: [] }];
+
+/** DECISIONS §19 then §13: the listing pays into the seller's verified account, and the seller stepped up. */
+async function authorizeListing(
+  deps: AppDeps,
+  seller: number,
+  terms: { bankName: string; accountNo: string },
+  stepUp: StepUp | undefined,
+): Promise<void> {
+  await assertPayoutAccount(deps, seller, terms.bankName, terms.accountNo);
+  await requireStepUp(deps, seller, stepUp);
+}
 
 /**
  * Routes of the listings module (SPEC §7, DECISIONS §4, §10): sell listings, the trade list, the seller's
@@ -51,8 +63,7 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
       // DECISIONS §13: the pay-in account decides where buyers' won go, so a bearer token alone is not
       // enough to name one; checked before anything is held in escrow.
       const { stepUp, ...terms } = request.body;
-      await assertPayoutAccount(deps, seller, terms.bankName, terms.accountNo);
-      await requireStepUp(deps, seller, stepUp);
+      await authorizeListing(deps, seller, terms, stepUp);
       return ok(await createListing(db, seller, terms));
     },
   );

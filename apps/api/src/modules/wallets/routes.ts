@@ -16,6 +16,7 @@ import type { AppDeps } from '../../deps.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { bankRoutes } from '../bank/index.ts';
 import { type Hold, holdsOfMember, holdView } from './holds.ts';
 import { createWallet, listWallets, type WalletBalances } from './service.ts';
 import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
@@ -28,6 +29,8 @@ import { travelRuleQuote } from './travel-rule.ts';
  */
 export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const member = deps.guards.requireMember;
+  // DECISIONS §19's 1원 check: registered here, beside the wallets it guards, to keep buildApp as it was.
+  await app.register(bankRoutes, deps);
   // The member sees the external withdrawal fee on the review before confirming (DECISIONS §13).
   const withFee = (w: WalletBalances, holds: Map<Coin, Hold[]>): Wallet => ({
     ...w,

@@ -1,3 +1,4 @@
+import type { BankVerifyRequestOut } from '@p2p/contract';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -28,7 +29,6 @@ export function BankVerifyCard() {
   const [bankName, setBankName] = useState('');
   const [accountNo, setAccountNo] = useState('');
   const [password, setPassword] = useState('');
-  const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   const verified = state?.verified ?? null;
   const pending = state?.pending ?? null;
@@ -39,7 +39,6 @@ export function BankVerifyCard() {
     try {
       await f();
       notify.success(done);
-      setCode('');
       await refresh();
     } catch (err) {
       notify.error(errorText(err, 'common:errors.INTERNAL_ERROR'));
@@ -64,26 +63,11 @@ export function BankVerifyCard() {
           : t('bankVerify.none')}
       </p>
       {pending ? (
-        <>
-          <p>{t('bankVerify.pending', { bank: pending.bankName, account: pending.accountNo })}</p>
-          <TextField
-            label={t('bankVerify.code')}
-            inputMode="numeric"
-            maxLength={4}
-            value={code}
-            onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
-            hint={t('bankVerify.codeHint', { tries: pending.triesLeft })}
-            data-testid="bank-verify-code"
-          />
-          <Button
-            block
-            disabled={busy || code.length !== 4}
-            onClick={() => run(() => verifyBankCode(code), t('bankVerify.done'))}
-            data-testid="bank-verify-submit"
-          >
-            {t('bankVerify.submit')}
-          </Button>
-        </>
+        <CodeStep
+          pending={pending}
+          busy={busy}
+          onVerify={(code) => run(() => verifyBankCode(code), t('bankVerify.done'))}
+        />
       ) : null}
       <TextField
         label={t('fields.bankName')}
@@ -116,5 +100,41 @@ export function BankVerifyCard() {
         {t(verified ? 'bankVerify.change' : 'bankVerify.request')}
       </Button>
     </Card>
+  );
+}
+
+/** The code step: the 4 digits after "P2P" in the 1 KRW deposit's depositor name, and the tries left. */
+function CodeStep({
+  pending,
+  busy,
+  onVerify,
+}: {
+  pending: BankVerifyRequestOut;
+  busy: boolean;
+  onVerify: (code: string) => Promise<void>;
+}) {
+  const { t } = useTranslation('account');
+  const [code, setCode] = useState('');
+  return (
+    <>
+      <p>{t('bankVerify.pending', { bank: pending.bankName, account: pending.accountNo })}</p>
+      <TextField
+        label={t('bankVerify.code')}
+        inputMode="numeric"
+        maxLength={4}
+        value={code}
+        onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
+        hint={t('bankVerify.codeHint', { tries: pending.triesLeft })}
+        data-testid="bank-verify-code"
+      />
+      <Button
+        block
+        disabled={busy || code.length !== 4}
+        onClick={() => void onVerify(code).then(() => setCode(''))}
+        data-testid="bank-verify-submit"
+      >
+        {t('bankVerify.submit')}
+      </Button>
+    </>
   );
 }

@@ -92,10 +92,7 @@ export function PaymentInstruction({
         </div>
       </dl>
       <p className={s.payNote}>
-        {buyerName ? t('protocol.depositorIs', { name: buyerName }) : t('receipt.notice.depositorName')}
-      </p>
-      <p className={s.payNote} data-testid="pay-own-account">
-        {t('protocol.ownAccountOnly')}
+        {`${buyerName ? t('protocol.depositorIs', { name: buyerName }) : t('receipt.notice.depositorName')} ${t('protocol.ownAccountOnly')}`}
       </p>
     </section>
   );

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { DisputeReason } from '@p2p/contract';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
@@ -49,6 +50,7 @@ export default function ReleaseEscrowPage() {
   return (
     <Page title={t('proceed.title')}>
       <ReleaseForm orderId={orderId} />
+      <ThirdPartyReport orderId={orderId} />
     </Page>
   );
 }
@@ -68,7 +70,6 @@ function ReleaseForm({ orderId }: { orderId: number }) {
   const { amountChecked, nameChecked, txid, password } = watch();
   const [confirming, setConfirming] = useState(false);
   const [submitting, setSubmitting] = useState(false);
-  const [disputing, setDisputing] = useState(false);
   const order = q.data;
   useEffect(() => {
     if (q.isError && !order) navigate(paths.myInfo.path, { replace: true });
@@ -134,16 +135,6 @@ function ReleaseForm({ orderId }: { orderId: number }) {
           />
           <span>{t('release.checkName', { name: order.expectedDepositorName })}</span>
         </label>
-        {order.status === 'PAID' && (
-          <Button
-            variant="secondary"
-            block
-            onClick={() => setDisputing(true)}
-            data-testid="release-third-party"
-          >
-            {t('release.thirdParty')}
-          </Button>
-        )}
         <TextField
           label={t('proceed.txid')}
           placeholder={t('proceed.placeholder')}
@@ -189,32 +180,53 @@ function ReleaseForm({ orderId }: { orderId: number }) {
         testId="release-sheet"
       >
         <p className={s.dialogLead}>
-          {t('release.confirmMessage', { qty, buyer: order.buyerNickname, name: order.buyerName, amount })}
-        </p>
-        <p className={s.dialogText} data-testid="release-sheet-depositor">
-          {t('release.confirmDepositor', { name: order.expectedDepositorName })}
+          {`${t('release.confirmMessage', { qty, buyer: order.buyerNickname, name: order.buyerName, amount })} ${t('release.confirmDepositor', { name: order.expectedDepositorName })}`}
         </p>
         <p className={s.dialogWarn}>{t('release.irreversibleShort')}</p>
       </ProtocolDialog>
-      {disputing && (
+    </>
+  );
+}
+
+/**
+ * DECISIONS §19: the won came from someone other than the buyer -> the dispute THIRD_PARTY_PAYMENT in one tap
+ * (a seller may dispute any time in PAID).
+ */
+function ThirdPartyReport({ orderId }: { orderId: number }) {
+  const { t } = useTranslation('trade');
+  const qc = useQueryClient();
+  const order = useQuery(orderQueries.seller(orderId)).data;
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  if (order?.status !== 'PAID') return null;
+  const submit = async (reason: DisputeReason, statement: string) => {
+    setBusy(true);
+    try {
+      await disputeOrder(orderId, { reason, statement });
+      notify.success(t('protocol.dispute.done'));
+      await qc.invalidateQueries();
+      return true;
+    } catch (err) {
+      notify.error(errorText(err, 'trade:proceed.failed', 'trade'));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button variant="secondary" block onClick={() => setOpen(true)} data-testid="release-third-party">
+        {t('release.thirdParty')}
+      </Button>
+      {open && (
         <DisputeSheet
           open
           mode="open"
           fixedReason="THIRD_PARTY_PAYMENT"
           orderId={orderId}
-          busy={submitting}
-          onSubmit={async (reason, statement) => {
-            try {
-              await disputeOrder(orderId, { reason, statement });
-              notify.success(t('protocol.dispute.done'));
-              await qc.invalidateQueries();
-              return true;
-            } catch (err) {
-              notify.error(errorText(err, 'trade:proceed.failed', 'trade'));
-              return false;
-            }
-          }}
-          onClose={() => setDisputing(false)}
+          busy={busy}
+          onSubmit={submit}
+          onClose={() => setOpen(false)}
         />
       )}
     </>
