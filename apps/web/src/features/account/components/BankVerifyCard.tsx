@@ -24,28 +24,13 @@ import {
  */
 export function BankVerifyCard() {
   const { t } = useTranslation('account');
-  const qc = useQueryClient();
   const state = useBankAccount().data;
   const [bankName, setBankName] = useState('');
   const [accountNo, setAccountNo] = useState('');
   const [password, setPassword] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useRun();
   const verified = state?.verified ?? null;
   const pending = state?.pending ?? null;
-  const refresh = () =>
-    Promise.all([qc.invalidateQueries(bankAccountQueryOptions()), qc.invalidateQueries(meQueryOptions())]);
-  const run = async (f: () => Promise<unknown>, done: string) => {
-    setBusy(true);
-    try {
-      await f();
-      notify.success(done);
-      await refresh();
-    } catch (err) {
-      notify.error(errorText(err, 'common:errors.INTERNAL_ERROR'));
-    } finally {
-      setBusy(false);
-    }
-  };
   const ask = () =>
     run(
       () => requestBankCode({ bankName, accountNo, ...(verified ? { stepUp: { password } } : {}) }),
@@ -137,4 +122,25 @@ function CodeStep({
       </Button>
     </>
   );
+}
+
+/** One action at a time with its toast, then the bank state and the profile refetched. */
+function useRun() {
+  const qc = useQueryClient();
+  const [busy, setBusy] = useState(false);
+  const refresh = () =>
+    Promise.all([qc.invalidateQueries(bankAccountQueryOptions()), qc.invalidateQueries(meQueryOptions())]);
+  const run = async (f: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    try {
+      await f();
+      notify.success(done);
+      await refresh();
+    } catch (err) {
+      notify.error(errorText(err, 'common:errors.INTERNAL_ERROR'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, run };
 }
