@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { byCoin, COINS, type Coin, type CompanyInfo, ORDER_TIMING_DEFAULTS } from '@p2p/contract';
 import { isValidClassicAddress } from 'ripple-address-codec';
 import { z } from 'zod';
+import { TRUST_ENV, type TrustConfig, trustConfig } from './config-trust.ts';
 
 const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 /** A coin amount with at most 8 decimals (withdrawal fees, DECISIONS §3). */
@@ -136,6 +137,7 @@ const schema = z.object({
   RETENTION_JOB_INTERVAL_MS: int(3_600_000),
   RETENTION_BATCH: z.coerce.number().int().min(1).default(50),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ...TRUST_ENV,
 });
 
 export type Env = z.input<typeof schema>;
@@ -320,6 +322,8 @@ export interface Config {
     verifyPerHour: number;
     documentsPerDay: number;
   };
+  /** DECISIONS §19: 1원 인증, withdrawal holds, the Travel Rule (config-trust.ts). */
+  trust: TrustConfig;
   logLevel: string;
 }
 
@@ -332,13 +336,17 @@ type ParsedEnv = z.output<typeof schema>;
  * pipeline's limits. Throws when
  * CHAIN_LEASE_MS is not more than twice CHAIN_POLL_MS.
  */
-function chainConfig(e: ParsedEnv): Pick<Config, 'chain' | 'chainWatch' | 'signer' | 'withdrawals'> {
+function chainConfig(
+  e: ParsedEnv,
+): Pick<Config, 'chain' | 'chainWatch' | 'signer' | 'withdrawals' | 'trust'> {
   // The active deposit watcher renews its lease once a pass (DECISIONS §17): a lease shorter than the pause
   // between passes would lapse every time and hand the watching from instance to instance.
   if (e.CHAIN_LEASE_MS <= 2 * e.CHAIN_POLL_MS) {
     throw new Error('invalid configuration: CHAIN_LEASE_MS must be more than twice CHAIN_POLL_MS');
   }
   return {
+    // DECISIONS §19: holds and the Travel Rule act on withdrawals, so they are read with the chain settings.
+    trust: trustConfig(e, e.NODE_ENV === 'production'),
     chain: {
       network: e.CHAIN_NETWORK,
       xpubs: byCoin((coin) => e[`XPUB_${coin}`]),

@@ -23,6 +23,22 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
+/** DECISIONS §19's knobs turned off (each test file about them passes PRODUCTION_TRUST instead). */
+export const TRUST_OFF = {
+  BANK_VERIFY_REQUIRED: '0',
+  WITHDRAW_HOLD_SEC: '0',
+  WITHDRAW_HOLD_NEW_SEC: '0',
+  TRAVEL_RULE_MIN_KRW: String(Number.MAX_SAFE_INTEGER),
+};
+
+/** DECISIONS §19's defaults, as production runs them. */
+export const PRODUCTION_TRUST = {
+  BANK_VERIFY_REQUIRED: '1',
+  WITHDRAW_HOLD_SEC: '86400',
+  WITHDRAW_HOLD_NEW_SEC: '259200',
+  TRAVEL_RULE_MIN_KRW: '1000000',
+};
+
 /**
  * Builds the app on a fresh database: a new PostgreSQL database (dropped at close) when DATABASE_URL is
  * set, else an in-memory PGlite. `env` overrides configuration variables.
@@ -43,6 +59,9 @@ export async function createTestApp(
     ...testXpubEnv(
       env.CHAIN_NETWORK === 'testnet' || env.CHAIN_NETWORK === 'regtest' ? env.CHAIN_NETWORK : 'mainnet',
     ),
+    // DECISIONS §19's 1원 check, withdrawal hold and Travel Rule are off where a test is not about them; their
+    // own tests (modules/bank, wallets/holds, wallets/travel-rule, e2e/bank) pass the production defaults.
+    ...TRUST_OFF,
     ...env,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });

@@ -148,6 +148,14 @@ export const ERROR_STATUS = {
   SIGNER_REFUSED: 502,
   /** DECISIONS §18: the signer cannot be reached or timed out; retry later (the same request id is safe to repeat). */
   SIGNER_UNAVAILABLE: 503,
+  /** DECISIONS §19: a listing pays only into the seller's verified bank account (1원 인증). */
+  BANK_ACCOUNT_NOT_VERIFIED: 422,
+  /** DECISIONS §19: the bank reports another holder name than the member's verified name. */
+  ACCOUNT_HOLDER_MISMATCH: 422,
+  /** DECISIONS §19: bought or received coins are on hold for external withdrawals; returnData {until, heldAmount}. */
+  WITHDRAWAL_HELD: 422,
+  /** DECISIONS §19: a withdrawal worth TRAVEL_RULE_MIN_KRW or more needs `beneficiary`; returnData {minKrw}. */
+  TRAVEL_RULE_INFO_REQUIRED: 422,
 } as const satisfies Record<string, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -21,4 +21,5 @@ export * from './proof-of-reserves.ts';
 export * from './records.ts';
 export * from './reserve-time.ts';
 export * from './trade-room.ts';
+export * from './trust.ts';
 export * from './wallets.ts';

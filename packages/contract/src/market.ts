@@ -335,6 +335,8 @@ export const sellOrderDetail = buyOrderDetail.extend({
   buyerName: z.string(),
   buyerBankName: z.string().nullable(),
   buyerAccountNo: z.string().nullable(),
+  /** DECISIONS §19: the name the won must come from: the buyer's verified name (pay from one's own account). */
+  expectedDepositorName: z.string(),
 });
 export type SellOrderDetail = z.infer<typeof sellOrderDetail>;
 

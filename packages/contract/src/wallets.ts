@@ -12,6 +12,7 @@ import { coinField, cursorField, idParam, qtyField } from './fields.ts';
 import { StepUp } from './identity.ts';
 import { LIMITS } from './limits.ts';
 import { opsPageSize, opsReasonField } from './ops.ts';
+import { beneficiary, travelRuleRecord } from './trust.ts';
 
 /**
  * Request and response shapes of wallets, transfers and the operator's deposit and withdrawal calls
@@ -48,6 +49,10 @@ export const wallet = z.object({
   createdAt: z.string(),
   /** What one external withdrawal of this coin costs (DECISIONS §3), a decimal coin amount, for the review. */
   withdrawFee: z.string(),
+  /** DECISIONS §19: what an external withdrawal may take now (balance less the coins still on hold). */
+  withdrawableBalance: z.string(),
+  /** DECISIONS §19: when the last hold on this wallet ends (ISO), null when nothing is held. */
+  heldUntil: z.string().nullable(),
 });
 export type Wallet = z.infer<typeof wallet>;
 
@@ -131,6 +136,8 @@ export const transferRequestBody = z
     destTag: destTagField.nullish(),
     /** Required for both destinations (DECISIONS §13: 422 STEP_UP_REQUIRED without it). */
     stepUp: StepUp.optional(),
+    /** DECISIONS §19: the Travel Rule's receiver, needed for an external withdrawal worth TRAVEL_RULE_MIN_KRW+. */
+    beneficiary: beneficiary.optional(),
   })
   .superRefine((b, ctx) => {
     const key = b.destType === 'INTERNAL' ? 'destInternalAddress' : 'destExternalAddress';
@@ -214,6 +221,8 @@ export const opsWithdrawal = z.object({
   explorerUrl: z.string().nullable(),
   /** Tries of paying it on chain: 1 for the first, more after retries by replacement. */
   attempts: z.number().int(),
+  /** DECISIONS §19: originator and beneficiary of a Travel Rule withdrawal; null or absent when not needed. */
+  travelRule: travelRuleRecord.nullish(),
 });
 export type OpsWithdrawal = z.infer<typeof opsWithdrawal>;
 

@@ -1,5 +1,6 @@
 import type { Coin } from '@p2p/contract';
 import type { ColumnType, Generated } from 'kysely';
+import type { BankTables } from '../modules/bank/tables.ts';
 import type { BlocksTables } from '../modules/blocks/tables.ts';
 import type { ChatTables } from '../modules/chat/tables.ts';
 import type { DepositTables } from '../modules/deposits/tables.ts';
@@ -97,4 +98,5 @@ export interface DB
     KycTables,
     BlocksTables,
     RecordsTables,
-    WithdrawalTables {}
+    WithdrawalTables,
+    BankTables {}

@@ -36,6 +36,40 @@ const PURCHASE: ErrorCode[] = [
  * their entry beside the route instead (`doc` of http/operator-api.ts).
  */
 export const OPERATIONS: Record<string, OperationDoc> = {
+  'GET /api/v1/bank-account': {
+    operationId: 'getBankAccount',
+    summary: 'The verified bank account, the open 1원 request and whether listings need one (DECISIONS §19).',
+  },
+  'POST /api/v1/bank-account/verify/request': {
+    operationId: 'requestBankVerification',
+    summary:
+      'Sends 1 KRW whose depositor name carries a 4-digit code to the account (a change needs the step-up).',
+    errors: ['RATE_LIMITED', 'STEP_UP_REQUIRED', 'INVALID_CREDENTIALS', 'SERVICE_UNAVAILABLE'],
+  },
+  'POST /api/v1/bank-account/verify': {
+    operationId: 'verifyBankAccount',
+    summary: 'Checks the 1원 code and saves the account when its holder is the verified name.',
+    errors: [
+      'CODE_EXPIRED',
+      'CODE_MISMATCH',
+      'CODE_TRIES_EXCEEDED',
+      'ACCOUNT_HOLDER_MISMATCH',
+      'RATE_LIMITED',
+    ],
+  },
+  'GET /dev/bank/outbox': {
+    operationId: 'getDevBankOutbox',
+    summary: 'Development only: the newest 1 KRW the console bank sent to an account.',
+    errors: ['NOT_FOUND'],
+  },
+  'PUT /dev/bank/holder': {
+    operationId: 'setDevBankHolder',
+    summary: 'Development only: the holder name the console bank reports for an account number.',
+  },
+  'GET /api/v1/travel-rule/quote': {
+    operationId: 'getTravelRuleQuote',
+    summary: 'Whether an external withdrawal of this amount needs the beneficiary (DECISIONS §19).',
+  },
   'GET /healthz': {
     operationId: 'getHealth',
     summary: 'Tells whether the process is up (no database check).',
@@ -173,6 +207,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
       'SELF_TRANSFER',
       'INSUFFICIENT_BALANCE',
       'STEP_UP_REQUIRED',
+      'WITHDRAWAL_HELD',
+      'TRAVEL_RULE_INFO_REQUIRED',
       'RATE_LIMITED',
     ],
   },

@@ -51,6 +51,9 @@ export function errorText(err: unknown, fallbackKey: string, scope: ErrorScope =
     // DECISIONS §19: KYC_REQUIRED {level}, UNDERAGE {minAge}
     level: typeof data.level === 'number' ? data.level : 1,
     minAge: typeof data.minAge === 'number' ? data.minAge : 19,
+    // DECISIONS §19: WITHDRAWAL_HELD {until, heldAmount}, TRAVEL_RULE_INFO_REQUIRED {minKrw}
+    heldAmount: typeof data.heldAmount === 'string' ? data.heldAmount : '-',
+    minKrw: typeof data.minKrw === 'number' ? data.minKrw.toLocaleString('ko-KR') : '1,000,000',
   });
 }
 

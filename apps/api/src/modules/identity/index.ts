@@ -17,6 +17,7 @@ export {
   type OpsMemberRow,
   raiseKycLevel,
   setMemberStatus,
+  setProfileBankAccount,
 } from './repo.ts';
 export {
   closedMembersDue,

@@ -173,3 +173,20 @@ export async function raiseKycLevel(tx: Tx, memberId: number, level: 0 | 1 | 2):
     .executeTakeFirstOrThrow();
   return r.kyc_level;
 }
+
+/**
+ * Writes a member's profile bank account (GET /my's bankName, accountNo) to the account the 1원 check just
+ * proved (DECISIONS §19), so the sell form offers the verified one.
+ */
+export async function setProfileBankAccount(
+  tx: Tx,
+  memberId: number,
+  bankName: string,
+  accountNo: string,
+): Promise<void> {
+  await tx
+    .updateTable('members')
+    .set({ bank_name: bankName, account_no: accountNo, updated_at: sql<Date>`now()` })
+    .where('id', '=', memberId)
+    .execute();
+}

@@ -3,6 +3,7 @@ import {
   myListQuery,
   mySellListing,
   pageOf,
+  type StepUp,
   sellListingCreateBody,
   sellListingDetail,
   type TradeListQuery,
@@ -16,6 +17,7 @@ import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import { publicCache } from '../../http/public-cache.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { assertPayoutAccount } from '../bank/index.ts';
 import { blockedIdsOf } from '../blocks/index.ts';
 import { requireStepUp } from '../identity/index.ts';
 import { requireKycLevel } from '../kyc/index.ts';
@@ -27,6 +29,17 @@ export const BEST_LISTINGS_MAX_AGE_SEC = 15;
 
 const IdParams = z.object({ id: idParam });
 const bearer = [{ bearer: [] }];
+
+/** DECISIONS §19 then §13: the listing pays into the seller's verified account, and the seller stepped up. */
+async function authorizeListing(
+  deps: AppDeps,
+  seller: number,
+  terms: { bankName: string; accountNo: string },
+  stepUp: StepUp | undefined,
+): Promise<void> {
+  await assertPayoutAccount(deps, seller, terms.bankName, terms.accountNo);
+  await requireStepUp(deps, seller, stepUp);
+}
 
 /**
  * The sellers the caller of a public list blocks (DECISIONS §19), from a bearer token when one is sent; none for
@@ -80,7 +93,7 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
       // DECISIONS §19 then §13 (no step-up try spent below the level), before anything is held in escrow.
       const { stepUp, ...terms } = request.body;
       await requireKycLevel(db, seller, deps.config.kyc.tradeLevel);
-      await requireStepUp(deps, seller, stepUp);
+      await authorizeListing(deps, seller, terms, stepUp);
       return ok(await createListing(db, seller, terms));
     },
   );

@@ -8,6 +8,7 @@ import {
 } from '../../../test/fixtures.ts';
 import type { TestApp } from '../../../test/helpers.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
+import { ensureBankVerified } from '../bank/test-kit.ts';
 
 /** Test helpers of the market module (not a test file): wallets, funded sellers, open listings. */
 
@@ -43,18 +44,22 @@ export interface ListingTerms {
   unitPriceKrw: number;
 }
 
+/** The bank account the kit's sellers list with. */
+const KIT_ACCOUNT = { bankName: 'KB국민은행', accountNo: '123456789012' };
+
 /**
  * Creates a listing through HTTP with the seller's password as the step-up (DECISIONS §13) and returns its
  * id; throws with the answer when refused.
  */
 export async function listVia(t: TestApp, seller: Trader, terms: ListingTerms): Promise<number> {
+  // DECISIONS §19: the listing pays into the seller's 1원-verified account.
+  if (t.config.trust.bank.required) await ensureBankVerified(t, seller, KIT_ACCOUNT);
   const r = await t.call<{ listingId: number }>('POST', '/api/v1/sell-listings', {
     token: seller.token,
     body: {
       walletId: seller.wallet.id,
       ...terms,
-      bankName: 'KB국민은행',
-      accountNo: '123456789012',
+      ...KIT_ACCOUNT,
       stepUp: { password: seller.password },
     },
   });

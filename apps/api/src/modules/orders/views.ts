@@ -112,6 +112,8 @@ export function toSellOrderDetail(r: OrderRow): SellOrderDetail {
     buyerName: r.buyer_name,
     buyerBankName: r.buyer_bank_name,
     buyerAccountNo: r.buyer_account_no,
+    // DECISIONS §19: the buyer's verified name; the name they signed up with until identity verification merges.
+    expectedDepositorName: r.buyer_name,
   };
 }
 

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import type { AppDeps } from '../../deps.ts';
 import { pgCode } from '../../errors/index.ts';
+import { seedVerifiedAccount } from '../bank/index.ts';
 import { hashPassword, insertMember, memberByLoginId } from '../identity/index.ts';
 import { grantKycLevel } from '../kyc/index.ts';
 import { approveListing, createListing, hasActiveListing } from '../listings/index.ts';
@@ -63,9 +64,14 @@ export async function seedDemo(deps: AppDeps, log: FastifyBaseLogger): Promise<S
   return result;
 }
 
+/** A demo member's bank account as 1원-verified (DECISIONS §19: demo members trade at once). */
+const demoAccount = (m: DemoMember) => ({ bankName: m.bankName, accountNo: m.accountNo, holderName: m.name });
+
 /** Inserts a demo member (argon2id password, bank details, identity level 2) unless its login ID exists; null when taken. */
 async function ensureDemoMember(db: Db, m: DemoMember): Promise<number | null> {
   const existing = await memberByLoginId(db, m.loginId);
+  if (existing?.role === 'MEMBER')
+    await seedVerifiedAccount(db, { memberId: existing.id, ...demoAccount(m) });
   if (existing) return existing.role === 'MEMBER' ? existing.id : null;
   try {
     const id = await insertMember(db, {
@@ -78,8 +84,9 @@ async function ensureDemoMember(db: Db, m: DemoMember): Promise<number | null> {
       bankName: m.bankName,
       accountNo: m.accountNo,
     });
-    // DECISIONS §19: demo members are seeded at level 2, so `npm start` trades at once.
+    // DECISIONS §19: demo members are seeded at level 2 with a 1원-verified account, so `npm start` trades at once.
     await grantKycLevel(db, id, 2);
+    await seedVerifiedAccount(db, { memberId: id, ...demoAccount(m) });
     return id;
   } catch (err) {
     if (pgCode(err) === '23505') return null;

@@ -22,3 +22,4 @@ export {
   ownActiveWallet,
   type WalletRow,
 } from './service.ts';
+export { travelRulesById } from './travel-rule.ts';

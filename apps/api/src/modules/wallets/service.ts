@@ -76,7 +76,7 @@ export async function createWallet(db: DbOrTx, memberId: number, coin: Coin): Pr
 }
 
 /** A wallet with its balances; the member route adds the configured withdrawal fee. */
-export type WalletBalances = Omit<Wallet, 'withdrawFee'>;
+export type WalletBalances = Omit<Wallet, 'withdrawFee' | 'withdrawableBalance' | 'heldUntil'>;
 
 /**
  * The member's wallets with their balances (DECISIONS §4: `balance` is the available balance, escrow

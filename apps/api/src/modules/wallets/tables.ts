@@ -59,9 +59,23 @@ export interface DerivationCountersTable {
   next_index: ColumnType<number, number | undefined, number>;
 }
 
+/** DECISIONS §19: the Travel Rule record of a large external withdrawal (022_bank_holds_travel_rule.sql). */
+export interface WithdrawalTravelRuleTable {
+  transfer_id: number;
+  originator_name: string;
+  beneficiary_name: string;
+  beneficiary_kind: 'VASP' | 'SELF_HOSTED';
+  vasp_name: string | null;
+  value_krw: ColumnType<string | null, number | null, number | null>;
+  provider: string;
+  provider_ref: string | null;
+  created_at: CreatedAt;
+}
+
 /** Tables of the wallets module (003_wallets.sql). */
 export interface WalletTables {
   wallets: WalletsTable;
   transfers: TransfersTable;
   derivation_counters: DerivationCountersTable;
+  withdrawal_travel_rule: WithdrawalTravelRuleTable;
 }

@@ -17,6 +17,7 @@ import { toPage } from '../../http/page.ts';
 import { movements, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/index.ts';
 import { requireKycLevel } from '../kyc/index.ts';
+import { assertNotHeld } from './holds.ts';
 import { walletByDestinationTag } from './repo.ts';
 import {
   activeWalletByAddress,
@@ -26,6 +27,7 @@ import {
   transfersOfWallet,
 } from './repo-transfers.ts';
 import { ownWallet, shownAddress, type TransferRow, type WalletRow } from './service.ts';
+import { recordTravelRule, travelRuleDraft } from './travel-rule.ts';
 
 /** EXPLORER_TX_URL_<COIN> per coin (DECISIONS §18): a template with `{txid}`. */
 export type ExplorerTemplates = Partial<Record<Coin, string>>;
@@ -98,6 +100,8 @@ export async function listTransfers(
  * Errors: 404 WALLET_NOT_FOUND (source not the caller's, or no such destination wallet), 400
  * INVALID_ADDRESS, 422 SELF_TRANSFER, 422 INSUFFICIENT_BALANCE (decided by the ledger's constraint, so
  * concurrent requests can never overdraw). Returns the sender's transfer row.
+ * DECISIONS §19 on EXTERNAL: 422 TRAVEL_RULE_INFO_REQUIRED {minKrw} (travel-rule.ts, before the step-up) and
+ * 422 WITHDRAWAL_HELD {until, heldAmount} (holds.ts, in the transaction under the wallet's row lock).
  */
 export async function requestTransfer(
   deps: Pick<AppDeps, 'db' | 'config' | 'redis'>,
@@ -140,9 +144,16 @@ export async function requestTransfer(
   const fee = toUnits(deps.config.chain.withdrawFees[coin]);
   // DECISIONS §19: coins leave the platform only from a verified member (levels only rise: no lock needed).
   await requireKycLevel(deps.db, memberId, deps.config.kyc.tradeLevel);
+  const travel = await travelRuleDraft(deps, memberId, coin, fromUnits(units), body.beneficiary);
   // After the cheap input checks (a typo costs no step-up try), before anything moves.
   await requireStepUp(deps, memberId, body.stepUp);
-  return inTx(deps.db, (tx) => externalWithdrawal(tx, from, address, destTag, units, fee));
+  return inTx(deps.db, async (tx) => {
+    await assertNotHeld(tx, deps.config.trust.holds, from, units + fee);
+    const row = await externalWithdrawal(tx, from, address, destTag, units, fee);
+    if (travel)
+      await recordTravelRule(tx, travel, { transferId: row.id, coin, amount: fromUnits(units), address });
+    return row;
+  });
 }
 
 async function internalTransfer(

@@ -8,6 +8,7 @@ import { toPage } from '../../http/page.ts';
 import { movements, post } from '../../ledger/index.ts';
 import { audit } from '../audit/index.ts';
 import { notifyWithdrawal } from '../notifications/index.ts';
+import { travelRulesById } from '../wallets/index.ts';
 import {
   attemptsOf,
   countWithdrawals,
@@ -67,11 +68,16 @@ export async function listWithdrawals(
   const afterId = q.cursor ? decodeIdCursor('withdrawals', q.cursor) : undefined;
   const rows = await withdrawalsOfStatus(db, q.status, afterId, q.size + 1);
   const count = await countWithdrawals(db, q.status);
+  // DECISIONS §19: the operator sees originator and beneficiary of a Travel Rule withdrawal.
+  const travel = await travelRulesById(
+    db,
+    rows.map((r) => r.id),
+  );
   return toPage(
     rows,
     q.size,
     count,
-    (r) => withdrawalOut(r, explorer),
+    (r) => ({ ...withdrawalOut(r, explorer), travelRule: travel.get(r.id) ?? null }),
     (r) => encodeIdCursor('withdrawals', r.id),
   );
 }

@@ -8,6 +8,7 @@ import { paths } from '../../../config/paths';
 import { useMe } from '../../../lib/me';
 import { SmsAlertSwitch } from '../../notifications/SmsAlertSwitch';
 import s from '../account.module.css';
+import { BankVerifyCard } from '../components/BankVerifyCard';
 import { BlockedMembers } from '../components/BlockedMembers';
 import { CloseMembership } from '../components/CloseMembership';
 import { CountryLabel } from '../components/CountryLabel';
@@ -67,6 +68,8 @@ export default function AccountPage() {
         <Row label={t('fields.bankName')} value={p?.bankName || empty} testId="acc-bank" />
         <Row label={t('fields.accountNo')} value={p?.accountNo || empty} testId="acc-account-no" />
       </Card>
+      <h2 className={s.sectionTitle}>{t('bankVerify.title')}</h2>
+      <BankVerifyCard />
       <h2 className={s.sectionTitle}>{t('common:notifications.title')}</h2>
       <SmsAlertSwitch />
       <Button block onClick={() => navigate(paths.modify.path)} data-testid="to-modify">

@@ -92,7 +92,7 @@ export function PaymentInstruction({
         </div>
       </dl>
       <p className={s.payNote}>
-        {buyerName ? t('protocol.depositorIs', { name: buyerName }) : t('receipt.notice.depositorName')}
+        {`${buyerName ? t('protocol.depositorIs', { name: buyerName }) : t('receipt.notice.depositorName')} ${t('protocol.ownAccountOnly')}`}
       </p>
     </section>
   );

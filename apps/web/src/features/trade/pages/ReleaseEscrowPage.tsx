@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import type { DisputeReason } from '@p2p/contract';
 import type { OrderStatus } from '@p2p/contract/enums.ts';
 import { LIMITS } from '@p2p/contract/limits.ts';
 import type { SellOrderDetail } from '@p2p/contract/market.ts';
@@ -18,8 +19,10 @@ import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
 import { notify } from '../../../lib/toast';
 import { completeBuyOrder } from '../api/complete-buy-order';
+import { disputeOrder } from '../api/dispute-order';
 import { orderQueries } from '../api/order-queries';
 import { DetailSkeleton } from '../components/DetailSkeleton';
+import { DisputeSheet } from '../components/DisputeSheet';
 import { OrderChat } from '../components/OrderChat';
 import { ProtocolDialog } from '../components/ProtocolDialog';
 import { StatusPanel } from '../components/StatusPanel';
@@ -67,6 +70,7 @@ export default function ReleaseEscrowPage() {
       ) : (
         <DetailSkeleton kind="release" />
       )}
+      <ThirdPartyReport orderId={orderId} />
     </Page>
   );
 }
@@ -75,7 +79,6 @@ function ReleaseForm({ order, refetch }: { order: SellOrderDetail; refetch: () =
   const { t } = useTranslation('trade');
   const navigate = useNavigate();
   const qc = useQueryClient();
-  const orderId = order.orderId;
   // The note's error shows as it is typed (mode onChange): it comes prefilled, so a blur may never happen.
   const form = useForm<ProceedValues>({
     resolver: zodResolver(proceedSchema),
@@ -92,7 +95,7 @@ function ReleaseForm({ order, refetch }: { order: SellOrderDetail; refetch: () =
   const release = async (): Promise<boolean> => {
     setSubmitting(true);
     try {
-      await completeBuyOrder(orderId, normalizeTxid(txid), { password });
+      await completeBuyOrder(order.orderId, normalizeTxid(txid), { password });
       notify.success(t('proceed.success'));
       await qc.invalidateQueries();
       navigate(paths.myInfo.path, { replace: true });
@@ -122,7 +125,7 @@ function ReleaseForm({ order, refetch }: { order: SellOrderDetail; refetch: () =
       >
         {submitting ? t('proceed.submitting') : t('release.submit', { qty })}
       </Button>
-      <OrderChat orderId={orderId} side="seller" />
+      <OrderChat orderId={order.orderId} side="seller" />
       <ProtocolDialog
         open={confirming}
         title={t('release.confirmTitle')}
@@ -140,7 +143,8 @@ function ReleaseForm({ order, refetch }: { order: SellOrderDetail; refetch: () =
             buyer: order.buyerNickname,
             name: order.buyerName,
             amount: formatWon(order.requestKrwAmount),
-          })}
+          })}{' '}
+          {t('release.confirmDepositor', { name: order.expectedDepositorName })}
         </p>
         <p className={s.dialogWarn}>{t('release.irreversibleShort')}</p>
       </ProtocolDialog>
@@ -187,7 +191,7 @@ function ReleaseFields(p: {
           disabled={!allowed}
           data-testid="release-check-name"
         />
-        <span>{t('release.checkName', { name: order.buyerName })}</span>
+        <span>{t('release.checkName', { name: order.expectedDepositorName })}</span>
       </label>
       <TextField
         label={t('proceed.txid')}
@@ -213,5 +217,50 @@ function ReleaseFields(p: {
         {t('release.irreversible', { qty, buyer: order.buyerNickname })}
       </p>
     </Card>
+  );
+}
+
+/**
+ * DECISIONS §19: the won came from someone other than the buyer -> the dispute THIRD_PARTY_PAYMENT in one tap
+ * (a seller may dispute any time in PAID).
+ */
+function ThirdPartyReport({ orderId }: { orderId: number }) {
+  const { t } = useTranslation('trade');
+  const qc = useQueryClient();
+  const order = useQuery(orderQueries.seller(orderId)).data;
+  const [open, setOpen] = useState(false);
+  const [busy, setBusy] = useState(false);
+  if (order?.status !== 'PAID') return null;
+  const submit = async (reason: DisputeReason, statement: string) => {
+    setBusy(true);
+    try {
+      await disputeOrder(orderId, { reason, statement });
+      notify.success(t('protocol.dispute.done'));
+      await qc.invalidateQueries();
+      return true;
+    } catch (err) {
+      notify.error(errorText(err, 'trade:proceed.failed', 'trade'));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button variant="secondary" block onClick={() => setOpen(true)} data-testid="release-third-party">
+        {t('release.thirdParty')}
+      </Button>
+      {open && (
+        <DisputeSheet
+          open
+          mode="open"
+          fixedReason="THIRD_PARTY_PAYMENT"
+          orderId={orderId}
+          busy={busy}
+          onSubmit={submit}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
   );
 }

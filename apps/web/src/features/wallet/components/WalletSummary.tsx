@@ -1,4 +1,4 @@
-import type { Wallet } from '@p2p/contract';
+import { fromUnits, toUnits, type Wallet } from '@p2p/contract';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
@@ -30,10 +30,41 @@ export function WalletSummary({ wallet }: { wallet: Wallet }) {
         <div className={w.muted} data-testid="wallet-escrow">
           {t('escrow')} {formatQty(wallet.escrowBalance, 8)} {wallet.coinCode}
         </div>
+        <HeldLine wallet={wallet} />
         <div className={w.wonValue} data-testid="wallet-won">
           {won === null ? '\u00a0' : t('wonValue', { won: formatWon(won) })}
         </div>
       </div>
     </Card>
+  );
+}
+
+const LOCALES: Record<string, string> = { kr: 'ko-KR', en: 'en-US', jp: 'ja-JP' };
+
+/**
+ * DECISIONS §19: what an external withdrawal may take now, and when the coins on hold (bought or received
+ * from a member) are free: "출금 가능 0.5 BTC · 0.2 BTC는 11월 27일 (금) 10:30부터".
+ */
+function HeldLine({ wallet }: { wallet: Wallet }) {
+  const { t, i18n } = useTranslation('wallet');
+  if (!wallet.heldUntil) return null;
+  const held = fromUnits(toUnits(wallet.balance) - toUnits(wallet.withdrawableBalance));
+  const when = new Intl.DateTimeFormat(LOCALES[i18n.language] ?? 'ko-KR', {
+    month: 'long',
+    day: 'numeric',
+    weekday: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(wallet.heldUntil));
+  return (
+    <div className={w.muted} data-testid="wallet-held">
+      {t('held', {
+        free: formatQty(wallet.withdrawableBalance, 8),
+        held: formatQty(held, 8),
+        coin: wallet.coinCode,
+        when,
+      })}
+    </div>
   );
 }

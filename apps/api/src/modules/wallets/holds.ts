@@ -1,0 +1,111 @@
+import { type Coin, fromUnits, toUnits } from '@p2p/contract';
+import { NEW_MEMBER_DAYS, type TrustConfig } from '../../config-trust.ts';
+import type { DbOrTx, Tx } from '../../db/client.ts';
+import { AppError } from '../../errors/index.ts';
+import { account, balanceOf } from '../../ledger/index.ts';
+import { lockWalletRow, type ReceivedRow, receivedSince } from './repo-holds.ts';
+
+/** One received amount still on hold: its base units (10^-8) and when it may leave. */
+export interface Hold {
+  units: bigint;
+  until: Date;
+}
+
+/** The wallet view's part of the hold (DECISIONS §19). */
+export interface HoldView {
+  withdrawableBalance: string;
+  heldUntil: string | null;
+}
+
+type HoldSettings = TrustConfig['holds'];
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The holds among `rows` at `now`: each received amount waits WITHDRAW_HOLD_SEC, or WITHDRAW_HOLD_NEW_SEC
+ * when it arrived during the member's first 30 days (the rule in force when the coins came in, so a hold
+ * never shortens when the member passes day 30).
+ */
+export function holdsFrom(rows: ReceivedRow[], s: HoldSettings, now: Date): Hold[] {
+  return rows.flatMap((r) => {
+    const isNew = r.completed_at.getTime() < r.member_since.getTime() + NEW_MEMBER_DAYS * DAY_MS;
+    const until = new Date(r.completed_at.getTime() + 1000 * (isNew ? s.newMemberHoldSec : s.holdSec));
+    return until > now ? [{ units: toUnits(r.amount), until }] : [];
+  });
+}
+
+/** The longest a receipt can be held: receipts older than this are never read. */
+function lookback(s: HoldSettings, now: Date): Date {
+  return new Date(now.getTime() - 1000 * Math.max(s.holdSec, s.newMemberHoldSec));
+}
+
+/** The member's holds per coin at `now` (the wallet view). */
+export async function holdsOfMember(
+  db: DbOrTx,
+  s: HoldSettings,
+  memberId: number,
+  now = new Date(),
+): Promise<Map<Coin, Hold[]>> {
+  const rows = await receivedSince(db, memberId, lookback(s, now));
+  const out = new Map<Coin, Hold[]>();
+  for (const r of rows) out.set(r.coin, [...(out.get(r.coin) ?? []), ...holdsFrom([r], s, now)]);
+  return out;
+}
+
+const sum = (holds: Hold[]) => holds.reduce((a, h) => a + h.units, 0n);
+
+/** The held part of `available`: coins received and already spent hold nothing back. */
+function heldPart(available: bigint, holds: Hold[]): bigint {
+  const total = sum(holds);
+  if (total < available) return total;
+  return available;
+}
+
+/**
+ * What an external withdrawal may take from `available` (base units) while `holds` last: the held part is at
+ * most the balance (coins received and already spent hold nothing back). `heldUntil` is the last hold's end.
+ */
+export function holdView(available: bigint, holds: Hold[]): HoldView {
+  const held = heldPart(available, holds);
+  const last = holds.reduce<Date | null>((a, h) => (a === null || h.until > a ? h.until : a), null);
+  return {
+    withdrawableBalance: fromUnits(available - held),
+    heldUntil: held > 0n && last ? last.toISOString() : null,
+  };
+}
+
+/**
+ * The earliest time `need` units can leave `available` as the holds end one by one (no other movement
+ * assumed); null when they can leave now, or when the balance cannot cover them at all (the ledger refuses).
+ */
+export function releaseTime(available: bigint, holds: Hold[], need: bigint): Date | null {
+  if (available < need) return null;
+  let held = sum(holds);
+  if (available - held >= need) return null;
+  for (const h of [...holds].sort((a, b) => a.until.getTime() - b.until.getTime())) {
+    held -= h.units;
+    if (available - held >= need) return h.until;
+  }
+  return null;
+}
+
+/**
+ * The hold check of an external withdrawal (DECISIONS §19), inside its transaction: locks the wallet row (two
+ * withdrawals of one wallet take turns), reads the available balance and the holds, and throws 422
+ * WITHDRAWAL_HELD {until, heldAmount} when `need` (amount + fee, base units) would take held coins.
+ */
+export async function assertNotHeld(
+  tx: Tx,
+  s: HoldSettings,
+  wallet: { id: number; member_id: number; coin: Coin },
+  need: bigint,
+  now = new Date(),
+): Promise<void> {
+  await lockWalletRow(tx, wallet.id);
+  const available = await balanceOf(tx, account.available(wallet.member_id, wallet.coin));
+  const holds = holdsFrom(await receivedSince(tx, wallet.member_id, lookback(s, now), wallet.coin), s, now);
+  const until = releaseTime(available, holds, need);
+  if (until === null) return;
+  const held = heldPart(available, holds);
+  throw new AppError('WITHDRAWAL_HELD', { until: until.toISOString(), heldAmount: fromUnits(held) });
+}
