@@ -52,9 +52,9 @@ create table chain_sent (
   primary key (coin, txid)
 );
 
--- Sweeps: deposits to the hot address (SWEEP, `sweep:<COIN>:<n>`) and the hot wallet's excess to the cold
--- address (COLD_SWEEP, `cold:<COIN>:<n>`). One open COLD_SWEEP per coin at a time.
-create table chain_sweeps (
+-- Sweeps of the hot wallet's excess to the cold address (COLD_SWEEP, `cold:<COIN>:<n>`); one open per coin at a
+-- time. (Deposit sweeps to the hot address are 019's chain_sweeps.)
+create table cold_sweeps (
   id bigint generated always as identity primary key,
   coin text not null references coins (code),
   purpose text not null check (purpose in ('SWEEP', 'COLD_SWEEP')),
@@ -69,7 +69,7 @@ create table chain_sweeps (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
-create unique index chain_sweeps_one_open_cold on chain_sweeps (coin)
+create unique index cold_sweeps_one_open on cold_sweeps (coin)
   where purpose = 'COLD_SWEEP' and status in ('PREPARED', 'BROADCAST');
 
 -- A deposit the watcher credited becomes a platform output (BTC and TRX), whichever code path credits it.

@@ -150,14 +150,14 @@ export async function sweepExcessToCold(
   const prepared = await db.transaction().execute(async (tx) => {
     const row = await sql<{
       id: number;
-    }>`insert into chain_sweeps (coin, purpose, request_id, from_path, to_address, units)
+    }>`insert into cold_sweeps (coin, purpose, request_id, from_path, to_address, units)
       values (${coin}, 'COLD_SWEEP', 'cold:' || ${coin} || ':pending:' || gen_random_uuid(), 'hot', ${cold},
         ${ledgerToChainUnits(coin, excess).toString()})
       on conflict do nothing returning id`.execute(tx);
     const id = row.rows[0]?.id;
     if (id === undefined) return null;
     const requestId = `cold:${coin}:${id}`;
-    await sql`update chain_sweeps set request_id = ${requestId} where id = ${id}`.execute(tx);
+    await sql`update cold_sweeps set request_id = ${requestId} where id = ${id}`.execute(tx);
     const p = await deps.payer.prepare(tx, {
       requestId,
       withdrawalId: 0,
@@ -175,7 +175,7 @@ export async function sweepExcessToCold(
     purpose: 'COLD_SWEEP',
     intent: prepared.intent,
   });
-  await sql`update chain_sweeps set txid = ${signed.txid}, status = 'BROADCAST', updated_at = now()
+  await sql`update cold_sweeps set txid = ${signed.txid}, status = 'BROADCAST', updated_at = now()
     where id = ${prepared.id}`.execute(db);
   const sent = await deps.payer.broadcast(signed.signedTx, signed.txid);
   if (sent.kind === 'REJECTED') await failSweep(db, coin, prepared.id, prepared.requestId, sent.reason);
@@ -184,7 +184,7 @@ export async function sweepExcessToCold(
 
 async function failSweep(db: Db, coin: Coin, id: number, requestId: string, reason: string): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await sql`update chain_sweeps set status = 'FAILED', reason = ${reason.slice(0, 300)}, updated_at = now()
+    await sql`update cold_sweeps set status = 'FAILED', reason = ${reason.slice(0, 300)}, updated_at = now()
       where id = ${id}`.execute(tx);
     await releaseOutputs(tx, coin, requestId);
   });
@@ -196,14 +196,14 @@ async function failSweep(db: Db, coin: Coin, id: number, requestId: string, reas
  */
 export async function settleColdSweeps(db: Db, payer: ChainPayer): Promise<number> {
   const open = await sql<{ id: number; request_id: string; txid: string }>`select id, request_id, txid
-    from chain_sweeps where coin = ${payer.coin} and purpose = 'COLD_SWEEP' and status = 'BROADCAST'`.execute(
+    from cold_sweeps where coin = ${payer.coin} and purpose = 'COLD_SWEEP' and status = 'BROADCAST'`.execute(
     db,
   );
   let changed = 0;
   for (const s of open.rows) {
     const state = await payer.state(s.txid);
     if (state.kind === 'CONFIRMED') {
-      await sql`update chain_sweeps set status = 'CONFIRMED', updated_at = now() where id = ${s.id}`.execute(
+      await sql`update cold_sweeps set status = 'CONFIRMED', updated_at = now() where id = ${s.id}`.execute(
         db,
       );
       changed++;
