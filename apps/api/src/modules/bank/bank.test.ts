@@ -161,7 +161,7 @@ describe('1원 인증 (DECISIONS §19)', () => {
     const m = await createMember(t);
     const bad: [unknown, string][] = [
       [{ bankName: '', accountNo: '1234' }, 'bankName'],
-      [{ bankName: 'KB', accountNo: '12-34' }, 'accountNo'],
+      [{ bankName: 'KB', accountNo: '12a34' }, 'accountNo'],
       [{ bankName: 'K\u202eB', accountNo: '1234' }, 'bankName'],
       [{ bankName: 'KB', accountNo: '1'.repeat(31) }, 'accountNo'],
     ];
@@ -208,7 +208,7 @@ describe('listings pay only into the verified account (DECISIONS §19)', () => {
     const acct = freshAccount();
     await verifyBankVia(t, m, acct);
     expect((await list(m, w.id, KB)).body.returnMessage).toBe('BANK_ACCOUNT_NOT_VERIFIED');
-    expect((await list(m, w.id, { ...acct, bankName: '우리은행' })).body.returnMessage).toBe(
+    expect((await list(m, w.id, { ...acct, bankName: '하나은행' })).body.returnMessage).toBe(
       'BANK_ACCOUNT_NOT_VERIFIED',
     );
     const ok = await list(m, w.id, acct);

@@ -46,7 +46,7 @@ describe('with KYC_TRADE_LEVEL=1 (the default)', () => {
         maxQty: '0.1',
         unitPriceKrw: BTC_PRICE,
         bankName: 'KB국민은행',
-        accountNo: '123456789',
+        accountNo: '123456789012',
         stepUp: { password: m.password },
       },
     });

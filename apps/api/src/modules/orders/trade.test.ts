@@ -55,7 +55,7 @@ describe('a whole trade', () => {
       sellerAccountHolder: 'Park Younghee',
       sellerPhone: seller.phoneE164,
       sellerBankName: 'KB국민은행',
-      sellerAccountNo: '123456789',
+      sellerAccountNo: '123456789012',
       sellerNickName: seller.nickname,
       sellerCountryCode: '82',
       reserveDate: null,
