@@ -45,6 +45,7 @@ const publicRoutes: RouteObject[] = [
   page(paths.findId.path, () => import('../features/auth/pages/FindIdPage')),
   page(paths.findPw.path, () => import('../features/auth/pages/FindPwPage')),
   page(paths.contact.path, () => import('../features/auth/pages/ContactPage')),
+  page(paths.reserves.path, () => import('../features/reserves/ReservesPage')),
   guarded('RedirectIfAuthed', [
     page(paths.agreement.path, () => import('../features/auth/pages/AgreementPage')),
   ]),

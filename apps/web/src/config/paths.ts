@@ -26,6 +26,7 @@ export const paths = {
   viewDetails: { path: '/view_details', trading: true },
   proceed: { path: '/proceed', trading: true },
   notifications: { path: '/notifications', trading: false },
+  reserves: { path: '/reserves', trading: false },
 } as const;
 
 /** True when `pathname` is one of the trading screens (toasts 2000 ms bottom-center, SPEC §9). */

@@ -41,6 +41,14 @@ export default function WalletPage() {
           </Button>
         </div>
       )}
+      <Button
+        variant="ghost"
+        block
+        onClick={() => navigate(paths.reserves.path)}
+        data-testid="wallet-reserves"
+      >
+        {t('reservesLink')}
+      </Button>
       <h2 className={w.sectionTitle}>{t('detail.history')}</h2>
       <InfiniteList
         query={transfers}
