@@ -80,9 +80,10 @@ function markConfirmable(chain: FakeChain, confirmable: Set<string>): void {
   }
 }
 
+/** Empties what a run writes; cascade takes the tables that reference transfers (withdrawals, Travel Rule). */
 async function resetDatabase(): Promise<void> {
   await sql`truncate chain_unmatched, chain_blocks, chain_watchers, transfers, ledger_postings, ledger_entries,
-    ledger_accounts, notifications, member_events`.execute(t.app.deps.db);
+    ledger_accounts, notifications, member_events cascade`.execute(t.app.deps.db);
 }
 
 async function run(steps: Step[]): Promise<void> {
