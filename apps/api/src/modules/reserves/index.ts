@@ -4,7 +4,7 @@
  * calls. Other modules and app.ts import only this file.
  */
 export { reservesOpsRoutes } from './ops-routes.ts';
-export { declaredReserves, firstKnown } from './readers.ts';
+export { declaredReserves, firstKnown } from './repo-declarations.ts';
+export { type ReservesReader, type ReservesReading, takeSnapshot } from './repo-snapshot.ts';
 export { default as reservesRoutes } from './routes.ts';
 export { startReserveSnapshots } from './service.ts';
-export { type ReservesReader, type ReservesReading, takeSnapshot } from './snapshot.ts';

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import type { OpsRouteFile } from '../../http/operator-api.ts';
 import { latestReserves } from './queries.ts';
-import { declareReserves, snapshotNow } from './service.ts';
-import type { ReservesReader } from './snapshot.ts';
+import { declareReserves } from './repo-declarations.ts';
+import type { ReservesReader } from './repo-snapshot.ts';
+import { snapshotNow } from './service.ts';
 
 /**
  * The operator's proof-of-reserves calls (DECISIONS §20): a snapshot now (one coin or all), the declared figure

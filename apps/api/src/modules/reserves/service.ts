@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
 import { audit } from '../audit/index.ts';
 import { latestReserves } from './queries.ts';
-import { type ReservesReader, takeSnapshot } from './snapshot.ts';
+import { type ReservesReader, takeSnapshot } from './repo-snapshot.ts';
 
 /**
  * POST /ops/api/v1/reserves/snapshot (DECISIONS §20): a snapshot of one coin, or of every coin, now; each audited.
@@ -30,35 +30,6 @@ export async function snapshotNow(
     );
   }
   return (await latestReserves(db)).filter((r) => coins.includes(r.coinCode));
-}
-
-/**
- * POST /ops/api/v1/reserves/declare: the operator's figure for a coin no node reads (shown as DECLARED), audited
- * with the figure it replaced. Takes effect at the next snapshot.
- */
-export async function declareReserves(db: Db, operatorId: number, coin: Coin, amount: string): Promise<void> {
-  await inTx(db, async (tx) => {
-    const before = await tx
-      .selectFrom('reserve_declarations')
-      .select('amount')
-      .where('coin', '=', coin)
-      .forUpdate()
-      .executeTakeFirst();
-    await tx
-      .insertInto('reserve_declarations')
-      .values({ coin, amount, declared_by: operatorId })
-      .onConflict((oc) =>
-        oc.column('coin').doUpdateSet({ amount, declared_by: operatorId, declared_at: new Date() }),
-      )
-      .execute();
-    await audit(tx, {
-      operatorId,
-      action: 'reserves.declare',
-      targetType: 'reserves',
-      targetId: coin,
-      data: { coin, amount, before: before?.amount ?? null },
-    });
-  });
 }
 
 /** How often an instance looks whether a coin's snapshot is due (the advisory lock and age check decide). */

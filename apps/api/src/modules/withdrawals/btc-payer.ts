@@ -24,7 +24,7 @@ import {
   sentTx,
   setSentBlock,
   settleSpend,
-} from './utxos.ts';
+} from './repo-utxos.ts';
 
 /** BIP-125: an input sequence below 0xfffffffe signals that the transaction may be replaced. */
 export const RBF_SEQUENCE = 0xfffffffd;

@@ -8,6 +8,17 @@
 export { BtcPayer, type BtcPayerOptions, NotEnoughOnChain, RBF_SEQUENCE } from './btc-payer.ts';
 export { bitcoinjsNetwork, dustLimit, selectCoins, selectReplacement } from './btc-select.ts';
 export { chainChecks } from './chain-check.ts';
+export { withdrawalOpsRoutes } from './ops-routes.ts';
+export type {
+  BroadcastOutcome,
+  ChainPayer,
+  PayAttempt,
+  PaymentState,
+  PayRequest,
+  PreparedPayment,
+} from './payer.ts';
+export { type CoinPayout, PAYOUT_FACTORIES } from './payers.ts';
+export { createPayouts, type Payouts } from './payouts.ts';
 export {
   btcCustodySource,
   type CustodyConfig,
@@ -20,18 +31,8 @@ export {
   settleColdSweeps,
   sweepExcessToCold,
   trxCustodySource,
-} from './cold.ts';
-export { withdrawalOpsRoutes } from './ops-routes.ts';
-export type {
-  BroadcastOutcome,
-  ChainPayer,
-  PayAttempt,
-  PaymentState,
-  PayRequest,
-  PreparedPayment,
-} from './payer.ts';
-export { type CoinPayout, PAYOUT_FACTORIES } from './payers.ts';
-export { createPayouts, type Payouts } from './payouts.ts';
+} from './repo-cold.ts';
+export { type PlatformOutput, releaseOutputs, unspentOutputs } from './repo-utxos.ts';
 export { explorerUrl } from './service.ts';
 export type { PayoutSigner, SignRequest, SignResult } from './signer.ts';
 export {
@@ -42,4 +43,3 @@ export {
   trxAddressAt,
   trxState,
 } from './trx-payer.ts';
-export { type PlatformOutput, releaseOutputs, unspentOutputs } from './utxos.ts';

@@ -5,7 +5,7 @@ import type { TrxWriter } from '../../chains/trx-writer.ts';
 import { chainUnitsToLedger, ledgerToChainUnits } from '../../chains/units.ts';
 import type { Db, Tx } from '../../db/client.ts';
 import type { BroadcastOutcome, ChainPayer, PaymentState, PayRequest, PreparedPayment } from './payer.ts';
-import { recordSent } from './utxos.ts';
+import { recordSent } from './repo-utxos.ts';
 
 /** How long a TRX transaction may wait to get in a block (its raw_data.expiration after the reference block). */
 const EXPIRATION_MS = 60_000;

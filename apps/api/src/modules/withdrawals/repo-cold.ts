@@ -5,7 +5,7 @@ import { type ChainNetwork, isValidAddress } from '../../chains/index.ts';
 import { chainUnitsToLedger, ledgerToChainUnits } from '../../chains/units.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { ChainPayer } from './payer.ts';
-import { releaseOutputs } from './utxos.ts';
+import { releaseOutputs } from './repo-utxos.ts';
 
 /**
  * The hot-wallet cap and the cold share (DECISIONS §18). Above HOT_WALLET_MAX_<COIN> the excess is swept to
