@@ -179,7 +179,7 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
       });
       const bank = await c.call('PUT', '/my', {
         token: m.accessToken,
-        body: { ...base, accountNo: '99988877766' },
+        body: { ...base, accountNo: '999888777666' },
       });
       const wrong = await c.call('PUT', '/my', {
         token: m.accessToken,
