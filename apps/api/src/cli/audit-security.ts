@@ -878,6 +878,12 @@ async function main(): Promise<void> {
     SMS_RESEND_COOLDOWN_SEC: '0',
     SMS_PER_PHONE_PER_HOUR: '1000',
     SMS_PER_IP_PER_HOUR: '1000',
+    // The attacks are on sessions, codes and limits: DECISIONS §19's identity level, 1원 check, holds and
+    // Travel Rule would answer first and hide what each attack probes (their own tests run them).
+    KYC_TRADE_LEVEL: '0',
+    BANK_VERIFY_REQUIRED: '0',
+    WITHDRAW_HOLD_SEC: '0',
+    WITHDRAW_HOLD_NEW_SEC: '0',
   };
   if (process.env.DATABASE_URL) {
     const name = `audit_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
