@@ -108,8 +108,8 @@ describe('identity screens against the real API', () => {
     await page.getByText('Please enter the bank name.').waitFor();
     await page.getByText('Please complete the verification check.').waitFor();
     await page.getByLabel('Bank name').fill('Jeonbuk Credit Union');
-    await page.getByLabel('Account number').fill('110-222');
-    await page.getByText('The account number may contain digits only.').waitFor();
+    await page.getByLabel('Account number').fill('110-222 a');
+    await page.getByText('The account number can hold digits and hyphens (-) only.').waitFor();
     await page.getByLabel('Account number').fill('110222333444');
     await page.getByTestId('send-code').click();
     await page.getByText('Verification code has been sent.').first().waitFor();
