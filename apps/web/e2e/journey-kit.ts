@@ -51,6 +51,11 @@ export async function startAsReadme(operator: { loginId: string; password: strin
     SEED_DEMO: '0',
     // the journey is about trading; the verification center has its own suite (DECISIONS §19)
     KYC_TRADE_LEVEL: '0',
+    // likewise the 1원 account check, the hold on bought coins and the Travel Rule (e2e/bank walks them)
+    BANK_VERIFY_REQUIRED: '0',
+    WITHDRAW_HOLD_SEC: '0',
+    WITHDRAW_HOLD_NEW_SEC: '0',
+    TRAVEL_RULE_MIN_KRW: String(Number.MAX_SAFE_INTEGER),
     OPERATOR_LOGIN_ID: operator.loginId,
     OPERATOR_PASSWORD: operator.password,
     PRICE_PROVIDER: 'static',
