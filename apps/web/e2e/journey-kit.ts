@@ -51,7 +51,7 @@ export async function startAsReadme(operator: { loginId: string; password: strin
     SEED_DEMO: '0',
     // the journey is about trading; the verification center has its own suite (DECISIONS §19)
     KYC_TRADE_LEVEL: '0',
-    // likewise the 1원 account check, the hold on bought coins and the Travel Rule (e2e/bank walks them)
+    // likewise the 1원 account check, the hold on bought coins and the Travel Rule (their API tests run them)
     BANK_VERIFY_REQUIRED: '0',
     WITHDRAW_HOLD_SEC: '0',
     WITHDRAW_HOLD_NEW_SEC: '0',
