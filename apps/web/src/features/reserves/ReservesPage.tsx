@@ -41,7 +41,8 @@ export default function ReservesPage() {
 
 function CoinCard({ coin, signedIn }: { coin: CoinReserves; signedIn: boolean }) {
   const { t } = useTranslation('reserves');
-  const low = coin.ratioPct !== null && Number.parseFloat(coin.ratioPct) < 100;
+  // below 100% when the whole-percent part is under 100 (exact: the ratio is a decimal string, never a float)
+  const low = coin.ratioPct !== null && BigInt(coin.ratioPct.split('.')[0] ?? '0') < 100n;
   return (
     <Card className={s.coin} data-testid={`reserves-${coin.coinCode}`}>
       <div className={s.coinHead}>
