@@ -37,7 +37,7 @@ export async function createMember(
 ): Promise<FixtureMember> {
   const suffix = randomBytes(4).toString('hex');
   const loginId = `m${suffix}`;
-  const phoneE164 = `+8210${String(randomInt(10_000_000, 99_999_999))}`;
+  const phoneE164 = `+8210${String(randomInt(60_000_000, 99_999_999))}`;
   const row = await t.app.deps.db
     .insertInto('members')
     .values({

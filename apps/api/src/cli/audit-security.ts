@@ -104,7 +104,7 @@ class Client {
 
   /** Signs a new member up over HTTP (phone code from the dev outbox) and signs in. */
   async newMember(ip: string) {
-    const phone = `+8210${randomInt(10_000_000, 99_999_999)}`;
+    const phone = `+8210${randomInt(60_000_000, 99_999_999)}`;
     const loginId = `a${randomBytes(4).toString('hex')}`;
     const password = 'audit-pass1';
     await this.call('POST', '/sms/request', { body: { phone }, ip });
@@ -284,7 +284,7 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
       const code = await c.smsCode(m.phone);
       const answers: string[] = [];
       for (let i = 0; i < 7; i++) {
-        const guess = `+8210${randomInt(10_000_000, 99_999_999)}`;
+        const guess = `+8210${randomInt(60_000_000, 99_999_999)}`;
         const r = await c.call('POST', '/api/v1/auth/verify-reset-password', {
           body: { id: m.loginId, code, phone: guess },
           ip: `10.1.1.${i + 1}`,
@@ -389,7 +389,7 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
     run: async () => {
       const a = await c.newMember('10.1.5.1');
       const b = await c.newMember('10.1.5.2');
-      const phone = `+8210${randomInt(10_000_000, 99_999_999)}`;
+      const phone = `+8210${randomInt(60_000_000, 99_999_999)}`;
       await c.call('POST', '/sms/request', { token: a.accessToken, body: { phone } });
       const v = await c.call('POST', '/sms/verify', {
         token: a.accessToken,
@@ -442,7 +442,7 @@ function attacks(c: Client, o: { jwtSecret: string; dbAdmin?: { url: string; nam
     finding: 'nicknames and bank names accepted zero-width and bidi control characters',
     attack: 'sign up as "demo\\u200bseller"; check "ｄｅｍｏｓｅｌｌｅｒ" (full-width)',
     run: async () => {
-      const phone = `+8210${randomInt(10_000_000, 99_999_999)}`;
+      const phone = `+8210${randomInt(60_000_000, 99_999_999)}`;
       await c.call('POST', '/sms/request', { body: { phone }, ip: '10.1.8.1' });
       await c.call('POST', '/sms/verify', { body: { phone, code: await c.smsCode(phone) }, ip: '10.1.8.1' });
       const zw = await c.call('POST', '/api/v1/members/signup', {
@@ -555,7 +555,7 @@ function smsPumping(c: Client): Attack {
       const m = await c.newMember('10.1.10.1');
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) {
-        const phone = `+8210${randomInt(10_000_000, 99_999_999)}`;
+        const phone = `+8210${randomInt(60_000_000, 99_999_999)}`;
         const r = await c.call('POST', '/sms/request', {
           token: m.accessToken,
           body: { phone },
@@ -584,7 +584,7 @@ function phoneChangeCodeElsewhere(c: Client): Attack {
       'verify a new phone, ask it a second code, move to it (with the password), then buy with that verification and withdraw with the second code',
     run: async () => {
       const m = await c.newMember('10.1.12.1');
-      const phone = `+8210${randomInt(10_000_000, 99_999_999)}`;
+      const phone = `+8210${randomInt(60_000_000, 99_999_999)}`;
       await c.call('POST', '/sms/request', { token: m.accessToken, body: { phone } });
       const verified = await c.call('POST', '/sms/verify', {
         token: m.accessToken,
@@ -862,12 +862,9 @@ async function startServer(
   };
 }
 
-async function main(): Promise<void> {
-  const markdown = process.argv.includes('--markdown');
-  const jwtSecret = randomBytes(32).toString('hex');
-  const dataDir = mkdtempSync(join(tmpdir(), 'p2p-audit-'));
-  let dbAdmin: { url: string; name: string } | undefined;
-  const env: Record<string, string> = {
+/** The attack server's environment: development mode with generous SMS budgets and §19's checks off. */
+function auditEnv(dataDir: string, jwtSecret: string): Record<string, string> {
+  return {
     NODE_ENV: 'development',
     DATA_DIR: dataDir,
     SEED_DEMO: '1',
@@ -885,18 +882,29 @@ async function main(): Promise<void> {
     WITHDRAW_HOLD_SEC: '0',
     WITHDRAW_HOLD_NEW_SEC: '0',
   };
-  if (process.env.DATABASE_URL) {
-    const name = `audit_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(process.env.DATABASE_URL);
-    url.pathname = `/${name}`;
-    env.DATABASE_URL = url.toString();
-    env.SEED_DEMO = '1';
-    dbAdmin = { url: process.env.DATABASE_URL, name };
-  }
+}
+
+/** With DATABASE_URL set, a fresh database for the attack server (its URL) and how to drop it afterwards. */
+async function auditDatabase(): Promise<{ url: string; admin: { url: string; name: string } } | undefined> {
+  if (!process.env.DATABASE_URL) return undefined;
+  const name = `audit_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), admin: { url: process.env.DATABASE_URL, name } };
+}
+
+async function main(): Promise<void> {
+  const markdown = process.argv.includes('--markdown');
+  const jwtSecret = randomBytes(32).toString('hex');
+  const dataDir = mkdtempSync(join(tmpdir(), 'p2p-audit-'));
+  const env = auditEnv(dataDir, jwtSecret);
+  const db = await auditDatabase();
+  const dbAdmin = db?.admin;
+  if (db) env.DATABASE_URL = db.url;
   const server = await startServer(env);
   const c = new Client(server.base);
   const rows: Array<{ finding: string; attack: string; outcome: Outcome }> = [];

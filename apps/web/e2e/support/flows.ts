@@ -21,7 +21,7 @@ export interface NewMember {
 /** A fresh, valid member (unique id, nickname and Korean mobile number). */
 export function newMember(): NewMember {
   const suffix = randomBytes(3).toString('hex');
-  const digits = String(randomInt(10_000_000, 99_999_999));
+  const digits = String(randomInt(60_000_000, 99_999_999));
   return {
     name: 'Kim Minsu',
     loginId: `e2e${suffix}`,

@@ -15,8 +15,11 @@ export const RELAXED_LIMITS: Record<string, string> = {
   LOOKUP_PER_IP_PER_HOUR: '1000',
 };
 
-/** A random Korean mobile number in E.164. */
-export const randomPhone = () => `+8210${randomInt(10_000_000, 99_999_999)}`;
+/**
+ * A random Korean mobile number in E.164. The digits after 010 start at 6: libphonenumber's KR plan leaves some
+ * 0105… numbers unassigned (e.g. 01059 6…), which the signup refuses as PHONE_NOT_MOBILE.
+ */
+export const randomPhone = () => `+8210${randomInt(60_000_000, 99_999_999)}`;
 /** A random valid login id / nickname (letters and digits). */
 export const randomId = (prefix = 'u') => `${prefix}${randomBytes(4).toString('hex')}`;
 
