@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import { installChainKeys, resolveChainKeys } from './chains/index.ts';
 import type { ChainReader } from './chains/reader.ts';
 import { createChainReaders } from './chains/readers.ts';
+import { signerClientFromConfig } from './chains/signer-client.ts';
 import type { Config } from './config.ts';
 import { type DbHandle, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
@@ -48,6 +49,7 @@ import {
   createPayouts,
   type PayoutSigner,
   type Payouts,
+  remotePayoutSigner,
   withdrawalOpsRoutes,
 } from './modules/withdrawals/index.ts';
 import { assertProductionSafe, runStartupTasks } from './startup.ts';
@@ -227,6 +229,23 @@ function fastifyOptions(config: Config, opts: BuildOptions): FastifyServerOption
 }
 
 /**
+ * The signer process of this configuration (SIGNER_URL / SIGNER_TOKEN, or the development signer's token under
+ * DATA_DIR, written before `npm start` starts the API), or null when there is none: then no coin is paid on
+ * chain and every withdrawal waits for an operator (DECISIONS §18).
+ */
+function defaultPayoutSigner(config: Config, log: FastifyInstance['log']): PayoutSigner | null {
+  try {
+    return remotePayoutSigner(signerClientFromConfig(config));
+  } catch (err) {
+    log.info(
+      { reason: err instanceof Error ? err.message : String(err) },
+      'no signer: withdrawals are paid by hand',
+    );
+    return null;
+  }
+}
+
+/**
  * The work each instance does on the chains, off the request path (DECISIONS §17, §18): a deposit watcher and
  * a payout worker per coin with a node (the payout worker needs a signer too); a lease per coin makes one
  * instance of all active. Both are stopped before close (preClose), while the database is still open.
@@ -245,7 +264,7 @@ function startChainWork(
   app.decorate('depositWatchers', depositWatchers);
   app.addHook('preClose', () => depositWatchers.stop());
   const payouts = createPayouts(deps, {
-    signer: opts.payoutSigner ?? null,
+    signer: opts.payoutSigner !== undefined ? opts.payoutSigner : defaultPayoutSigner(deps.config, app.log),
     log: app.log,
     autoStart: opts.startPayouts !== false,
     payers: opts.payoutPayers,

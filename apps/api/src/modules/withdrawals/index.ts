@@ -34,7 +34,7 @@ export {
 } from './repo-cold.ts';
 export { type PlatformOutput, releaseOutputs, unspentOutputs } from './repo-utxos.ts';
 export { explorerUrl } from './service.ts';
-export type { PayoutSigner, SignRequest, SignResult } from './signer.ts';
+export { type PayoutSigner, remotePayoutSigner, type SignRequest, type SignResult } from './signer.ts';
 export {
   broadcastTrx,
   TRX_HOT_PATH,

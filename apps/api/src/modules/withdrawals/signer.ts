@@ -1,4 +1,7 @@
 import type { Coin } from '@p2p/contract';
+import { signRequestSchema } from '@p2p/signer-protocol';
+import type { SignerClient } from '../../chains/signer-client.ts';
+import { AppError } from '../../errors/index.ts';
 
 /**
  * What the withdrawal pipeline needs of the signer (apps/signer, SIGNER-PROTOCOL `POST /v1/sign`): one signed
@@ -52,4 +55,20 @@ export function describeError(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   const text = code && !message.includes(code) ? `${code}: ${message}` : message;
   return text.replace(/\/\/[^/\s@]*@/g, '//[redacted]@').slice(0, 300);
+}
+
+/**
+ * The payout workers' signer backed by the signer process (apps/signer, DECISIONS §18). Each request is checked
+ * against the protocol's shape here first, so an intent the pipeline built wrong is a refusal
+ * (SIGNER_REFUSED {reason: 'MALFORMED_INTENT'}) rather than a call retried for ever; the client's own errors
+ * (SIGNER_LIMIT_*, SIGNER_UNAVAILABLE, ...) pass through.
+ */
+export function remotePayoutSigner(client: SignerClient): PayoutSigner {
+  return {
+    async sign(req) {
+      const parsed = signRequestSchema.safeParse(req);
+      if (!parsed.success) throw new AppError('SIGNER_REFUSED', { reason: 'MALFORMED_INTENT' });
+      return client.sign(parsed.data);
+    },
+  };
 }
