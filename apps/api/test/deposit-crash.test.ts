@@ -227,5 +227,6 @@ describe('a crash in the middle of crediting deposits', () => {
     } finally {
       await dbh.close();
     }
-  });
+    // Two API processes start and migrate in this test; on a loaded 2-core box that alone took over a minute.
+  }, 180_000);
 });
