@@ -92,9 +92,8 @@ describe('compression and caching (DECISIONS §13, §16)', () => {
 
 describe('installable PWA (DECISIONS §16)', () => {
   it('registers the service worker, shows the offline page without a network and caches no API answer', async () => {
-    const { context, page } = await e2e.mobilePage();
-    // Automated browsers get no service worker unless they opt in (main.tsx).
-    await context.addInitScript(() => window.localStorage.setItem('pwa', 'on'));
+    // The product registers its worker in every browser; the suite's contexts block it unless asked.
+    const { context, page } = await e2e.mobilePage({ serviceWorkers: 'allow' });
     await page.goto('/');
     await page.getByTestId('price-BTC').waitFor();
     await expect
