@@ -193,7 +193,8 @@ export async function failAttempt(ctx: PayoutContext, a: AttemptRow, reason: str
 }
 
 /**
- * Looks at BROADCAST attempt `a` on the node: at the coin's confirmations the withdrawal completes; missing
+ * Looks at BROADCAST attempt `a` on the node: at the coin's confirmations the withdrawal completes; a chain that
+ * says it will never pay (FAILED) fails it at once; missing
  * past the grace (counted from when it was stored) it fails; missing within it, it is sent again.
  */
 export async function settle(ctx: PayoutContext, a: AttemptRow): Promise<void> {
@@ -201,6 +202,10 @@ export async function settle(ctx: PayoutContext, a: AttemptRow): Promise<void> {
   const st = await ctx.payer.state(a.txid);
   if (st.kind === 'CONFIRMED' && st.confirmations >= ctx.confirmations) {
     await complete(ctx, a, st.feeUnits);
+    return;
+  }
+  if (st.kind === 'FAILED') {
+    await failAttempt(ctx, a, st.reason);
     return;
   }
   if (st.kind !== 'MISSING') return;
