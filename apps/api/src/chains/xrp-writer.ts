@@ -93,14 +93,10 @@ export function xrpWriter(url: string, opts: { timeoutMs?: number } = {}) {
   const ep = nodeTarget('XRP', url, opts.timeoutMs);
   const fail = (message: string) => new ChainNodeError('XRP', message);
 
-  async function rpc<S extends z.ZodType>(
-    request: { command: string },
-    schema: S,
-    what: string,
-  ): Promise<z.output<S>> {
+  const rpc: Rpc = async (request, schema, what) => {
     const { command, ...params } = request as { command: string } & Record<string, unknown>;
     return callNode(ep, '/', { method: command, params: [params] }, schema, what);
-  }
+  };
 
   return {
     /** Balance (drops) and next Sequence of `account` in `ledger`; null when the account does not exist. */
@@ -143,34 +139,44 @@ export function xrpWriter(url: string, opts: { timeoutMs?: number } = {}) {
       return { engineResult: r.engine_result, message: (r.engine_result_message ?? '').slice(0, 200) };
     },
     /** Looks transaction `txid` up; `range` asks the node whether it searched those ledgers entirely. */
-    async tx(txid: string, range?: { min: number; max: number }): Promise<XrpTxLookup> {
-      const req: TxRequest = {
-        command: 'tx',
-        transaction: txid,
-        binary: false,
-        api_version: 2,
-        ...(range ? { min_ledger: range.min, max_ledger: range.max } : {}),
-      };
-      const { result: r } = await rpc(req, txAnswer, `tx ${txid}`);
-      if (r.status === 'error') {
-        if (r.error === 'txnNotFound') return { found: false, searchedAll: r.searched_all === true };
-        throw fail(`tx ${txid}: ${r.error}`);
-      }
-      if (r.hash.toUpperCase() !== txid.toUpperCase()) throw fail(`tx ${txid} answered ${r.hash}`);
-      const asDrops = (v: unknown) => (typeof v === 'string' && /^\d{1,18}$/.test(v) ? BigInt(v) : null);
-      return {
-        found: true,
-        validated: r.validated === true,
-        ledgerIndex: r.ledger_index ?? null,
-        result: r.meta?.TransactionResult ?? null,
-        deliveredDrops: asDrops(r.meta?.delivered_amount),
-        // API v2 prints a Payment's Amount as DeliverMax.
-        amountDrops: asDrops(r.tx_json.DeliverMax ?? r.tx_json.Amount),
-        feeDrops: BigInt(r.tx_json.Fee),
-        sequence: r.tx_json.Sequence,
-      };
-    },
+    tx: (txid: string, range?: { min: number; max: number }): Promise<XrpTxLookup> =>
+      lookupTx(rpc, txid, range),
   };
 }
 
 export type XrpWriter = ReturnType<typeof xrpWriter>;
+
+type Rpc = <S extends z.ZodType>(
+  request: { command: string },
+  schema: S,
+  what: string,
+) => Promise<z.output<S>>;
+
+async function lookupTx(rpc: Rpc, txid: string, range?: { min: number; max: number }): Promise<XrpTxLookup> {
+  const req: TxRequest = {
+    command: 'tx',
+    transaction: txid,
+    binary: false,
+    api_version: 2,
+    ...(range ? { min_ledger: range.min, max_ledger: range.max } : {}),
+  };
+  const { result: r } = await rpc(req, txAnswer, `tx ${txid}`);
+  if (r.status === 'error') {
+    if (r.error === 'txnNotFound') return { found: false, searchedAll: r.searched_all === true };
+    throw new ChainNodeError('XRP', `tx ${txid}: ${r.error}`);
+  }
+  if (r.hash.toUpperCase() !== txid.toUpperCase())
+    throw new ChainNodeError('XRP', `tx ${txid} answered ${r.hash}`);
+  const asDrops = (v: unknown) => (typeof v === 'string' && /^\d{1,18}$/.test(v) ? BigInt(v) : null);
+  return {
+    found: true,
+    validated: r.validated === true,
+    ledgerIndex: r.ledger_index ?? null,
+    result: r.meta?.TransactionResult ?? null,
+    deliveredDrops: asDrops(r.meta?.delivered_amount),
+    // API v2 prints a Payment's Amount as DeliverMax.
+    amountDrops: asDrops(r.tx_json.DeliverMax ?? r.tx_json.Amount),
+    feeDrops: BigInt(r.tx_json.Fee),
+    sequence: r.tx_json.Sequence,
+  };
+}
