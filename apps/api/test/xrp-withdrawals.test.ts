@@ -143,6 +143,7 @@ describe('XRP withdrawals from the platform account', () => {
   });
 
   it('a validated tec result fails the withdrawal with the reason, nothing delivered', async () => {
+    const feesBefore = await balanceOf(t.app.deps.db, account.networkFee('XRP'));
     const exchange = randomXrpAddress();
     fake.fund(exchange, 50n * DROPS);
     fake.requireDestTag.add(exchange);
@@ -160,6 +161,11 @@ describe('XRP withdrawals from the platform account', () => {
     fake.addLedger();
     await pass();
     expect((await row(small.body.returnData.transferId)).last_error).toContain('tecNO_DST_INSUF_XRP');
+    // A validated tec burnt its fee: the platform's network fee shows it (per attempt).
+    const burnt = [...(await attempts(id)), ...(await attempts(small.body.returnData.transferId))];
+    expect(burnt.map((a) => a.network_fee)).toEqual(['0.00001000', '0.00001000']);
+    expect(await balanceOf(t.app.deps.db, account.networkFee('XRP'))).toBe(feesBefore - 2_000n);
+    await t.assertLedger();
   });
 
   it('a tef refusal fails the attempt; the retry keeps its unused Sequence and pays once', async () => {

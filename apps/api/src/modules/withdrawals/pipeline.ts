@@ -173,13 +173,29 @@ export async function send(ctx: PayoutContext, a: AttemptRow): Promise<void> {
   }
 }
 
-/** Attempt `a` and its withdrawal become FAILED with `reason` (an operator retries or rejects). */
-export async function failAttempt(ctx: PayoutContext, a: AttemptRow, reason: string): Promise<void> {
+/**
+ * Attempt `a` and its withdrawal become FAILED with `reason` (an operator retries or rejects); `feeUnits` the
+ * chain took for the failed transaction all the same is posted as the platform's network fee.
+ */
+export async function failAttempt(
+  ctx: PayoutContext,
+  a: AttemptRow,
+  reason: string,
+  feeUnits = 0n,
+): Promise<void> {
   const text = reason.slice(0, 300);
   await inTx(ctx.db, async (tx) => {
     const locked = await lockAttempt(tx, a.id);
     if (locked?.status !== 'BROADCAST') return;
-    await updateAttempt(tx, a.id, { status: 'FAILED', error: text, settled_at: new Date() });
+    if (feeUnits > 0n) {
+      await post(tx, movements.failedAttemptNetworkFee({ attemptId: a.id, coin: ctx.coin, units: feeUnits }));
+    }
+    await updateAttempt(tx, a.id, {
+      status: 'FAILED',
+      error: text,
+      settled_at: new Date(),
+      ...(feeUnits > 0n ? { network_fee: fromUnits(feeUnits) } : {}),
+    });
     const w = await lockWithdrawal(tx, a.transfer_id);
     if (w?.status === 'BROADCAST') {
       await updateWithdrawal(tx, a.transfer_id, {
@@ -205,7 +221,7 @@ export async function settle(ctx: PayoutContext, a: AttemptRow): Promise<void> {
     return;
   }
   if (st.kind === 'FAILED') {
-    await failAttempt(ctx, a, st.reason);
+    await failAttempt(ctx, a, st.reason, st.feeUnits);
     return;
   }
   if (st.kind !== 'MISSING') return;

@@ -173,16 +173,20 @@ export class XrpPayer implements ChainPayer {
     const found = await this.o.node.tx(txid, searchRange(sent.LastLedgerSequence));
     if (found.found) {
       if (!found.validated) return { kind: 'PENDING', confirmations: 0 };
+      // In a validated ledger the fee was burnt whatever the result.
+      const feeUnits = chainUnitsToLedger('XRP', found.feeDrops);
       if (found.result !== 'tesSUCCESS') {
-        return { kind: 'FAILED', reason: `validated with ${found.result ?? 'no result'}` };
+        return { kind: 'FAILED', reason: `validated with ${found.result ?? 'no result'}`, feeUnits };
       }
       if (found.deliveredDrops === null || found.deliveredDrops !== BigInt(sent.Amount)) {
+        const got = found.deliveredDrops ?? 'unknown';
         return {
           kind: 'FAILED',
-          reason: `delivered ${found.deliveredDrops ?? 'unknown'} of ${sent.Amount} drops: never a completion`,
+          reason: `delivered ${got} of ${sent.Amount} drops: never a completion`,
+          feeUnits,
         };
       }
-      return { kind: 'CONFIRMED', confirmations: 1, feeUnits: chainUnitsToLedger('XRP', found.feeDrops) };
+      return { kind: 'CONFIRMED', confirmations: 1, feeUnits };
     }
     const validated = await this.o.node.validatedIndex();
     if (validated <= sent.LastLedgerSequence) {
