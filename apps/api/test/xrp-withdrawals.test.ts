@@ -322,6 +322,26 @@ describe('XRP withdrawals from the platform account', () => {
       .execute();
     expect(rows).toHaveLength(0);
   });
+
+  // Last: the Sequences taken here are never sent, so later payments would wait behind them.
+  it('parallel prepares take distinct, consecutive Sequences (the account row lock has one winner at a time)', async () => {
+    const payer = payouts.payouts.get('XRP')?.payer as XrpPayer;
+    const req = (n: number) => ({
+      requestId: `race:${n}`,
+      withdrawalId: n,
+      address: randomXrpAddress(),
+      destTag: n,
+      units: 100_000_000n,
+      replaces: null,
+    });
+    const prepared = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((n) => t.app.deps.db.transaction().execute((tx) => payer.prepare(tx, req(n)))),
+    );
+    const sequences = prepared.map((p) => Number(p.intent.sequence)).sort((x, y) => x - y);
+    const first = sequences[0] ?? 0;
+    expect(sequences).toEqual([0, 1, 2, 3, 4, 5].map((i) => first + i));
+    expect(first).toBeGreaterThanOrEqual(fake.accounts.get(platform)?.sequence ?? Number.POSITIVE_INFINITY);
+  });
 });
 
 function toLedgerUnits(drops: string): bigint {
