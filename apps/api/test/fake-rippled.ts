@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { encodeAccountID, hashes, PaymentFlags } from 'xrpl';
+import { decode, deriveAddress, encodeAccountID, hashes, PaymentFlags, verifySignature } from 'xrpl';
 
 /**
  * A local stand-in for a rippled / Clio JSON-RPC node (DECISIONS §17: XRP is tested against a fake that answers
@@ -30,6 +30,12 @@ export interface XrpLedger {
   transactions: XrpTx[];
 }
 
+/** An account root as the fake keeps it. */
+export interface XrpAccount {
+  balance: bigint;
+  sequence: number;
+}
+
 /** What the node does with the next requests: answer, 500, send junk, or never answer. */
 export type FakeNodeMode = 'ok' | 'http500' | 'garbage' | 'hang';
 
@@ -44,8 +50,27 @@ export interface FakeRippled {
   rewrite: ((answer: { result: Record<string, unknown> }) => unknown) | null;
   /** The JSON-RPC requests received, in order. */
   readonly requests: { method: string; params: Record<string, unknown> }[];
-  /** Appends a ledger holding `txs` (built with `xrpPayment`) on top of the newest one; returns it. */
+  /**
+   * Appends a ledger on top of the newest one holding the transactions submitted since (in the order applied)
+   * and then `txs` (built with `xrpPayment`); returns it. It is the new validated ledger unless validatedIndex
+   * says otherwise.
+   */
   addLedger(txs?: XrpTx[]): XrpLedger;
+  /** Accounts of the open ledger by classic address: Balance in drops and the next Sequence. */
+  readonly accounts: Map<string, XrpAccount>;
+  /** Accounts that refuse a payment without a DestinationTag (lsfRequireDestTag: tecDST_TAG_NEEDED). */
+  readonly requireDestTag: Set<string>;
+  /** Transactions applied to the open ledger by `submit`, not yet in a closed one. */
+  readonly open: XrpTx[];
+  /** The `fee` method's open_ledger_fee in drops (base_fee stays 10). */
+  openLedgerFee: bigint;
+  /**
+   * A broken connection on `submit`: 'before' answers HTTP 500 without applying it, 'after' applies it and then
+   * answers HTTP 500 (the client cannot tell whether it was applied). null: answers.
+   */
+  submitFault: 'before' | 'after' | null;
+  /** Creates or credits an account with `drops` (a new one starts at the open ledger's index as Sequence). */
+  fund(address: string, drops: bigint): void;
   /**
    * Replaces the ledger at `index` with a new one holding `txs` and drops every ledger above it (what a node
    * that switched forks, or a lying one, answers afterwards); returns the new ledger.
@@ -156,6 +181,8 @@ export async function startFakeRippled(): Promise<FakeRippled> {
   const ledgers: XrpLedger[] = [];
   const requests: FakeRippled['requests'] = [];
   const sockets = new Set<Socket>();
+  /** The accounts as each closed ledger left them (account_info on a closed or validated ledger). */
+  const snapshots = new Map<number, Map<string, XrpAccount>>();
 
   const fake: FakeRippled = {
     url: '',
@@ -164,12 +191,24 @@ export async function startFakeRippled(): Promise<FakeRippled> {
     mode: 'ok',
     rewrite: null,
     requests,
+    accounts: new Map(),
+    requireDestTag: new Set(),
+    open: [],
+    openLedgerFee: 10n,
+    submitFault: null,
+    fund(address, drops) {
+      const a = fake.accounts.get(address);
+      if (a) a.balance += drops;
+      else fake.accounts.set(address, { balance: drops, sequence: openIndex(fake) });
+    },
     addLedger(txs = []) {
       const parent = ledgers.at(-1);
+      const all = [...fake.open.splice(0), ...txs];
       const ledger = parent
-        ? buildLedger(parent.ledger_index + 1, parent.ledger_hash, parent.close_time, txs)
-        : buildLedger(FIRST_INDEX, randomBytes(32).toString('hex').toUpperCase(), 800_000_000, txs);
+        ? buildLedger(parent.ledger_index + 1, parent.ledger_hash, parent.close_time, all)
+        : buildLedger(FIRST_INDEX, randomBytes(32).toString('hex').toUpperCase(), 800_000_000, all);
       ledgers.push(ledger);
+      snapshots.set(ledger.ledger_index, cloneAccounts(fake.accounts));
       return ledger;
     },
     replaceLedger(index, txs = []) {
@@ -193,6 +232,8 @@ export async function startFakeRippled(): Promise<FakeRippled> {
   function answer(body: { method?: unknown; params?: unknown }): { result: Record<string, unknown> } {
     const params = (Array.isArray(body.params) ? body.params[0] : {}) as Record<string, unknown>;
     requests.push({ method: String(body.method), params });
+    const write = writeAnswer(fake, snapshots, String(body.method), params);
+    if (write) return write;
     if (body.method !== 'ledger') {
       return { result: { error: 'unknownCmd', error_code: 32, status: 'error', request: body } };
     }
@@ -253,6 +294,11 @@ export async function startFakeRippled(): Promise<FakeRippled> {
       res.writeHead(400).end('Unable to parse request');
       return;
     }
+    if (body.method === 'submit' && fake.submitFault) {
+      if (fake.submitFault === 'after') answer(body);
+      res.writeHead(500, { 'content-type': 'text/plain' }).end('Internal Server Error');
+      return;
+    }
     const out = answer(body);
     const sent = fake.rewrite ? fake.rewrite(structuredClone(out)) : out;
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(sent));
@@ -274,4 +320,241 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/*
+ * The write side (the XRP payer's calls), in the shapes xrpl.org documents and xrpl's own response types spell:
+ * `account_info`, `fee`, `ledger_current`, `submit` (a signed blob is decoded with xrpl, its signature verified
+ * with xrpl and its key checked against the Account, then applied to the open ledger with rippled's result
+ * codes) and `tx` (api_version 2: `tx_json`, `meta`, `validated`; `txnNotFound` with `searched_all`).
+ */
+
+/** The reserve of an account on the XRP Ledger today (1 XRP base reserve), in drops. */
+const BASE_RESERVE = 1_000_000n;
+const BASE_FEE = 10n;
+/** rippled's numeric codes of the results the fake gives (TER.h). */
+const RESULT_CODES: Record<string, [number, string]> = {
+  tesSUCCESS: [0, 'The transaction was applied. Only final in a validated ledger.'],
+  tecUNFUNDED_PAYMENT: [104, 'Insufficient XRP balance to send.'],
+  tecNO_DST_INSUF_XRP: [125, 'Destination does not exist. Too little XRP sent to create it.'],
+  tecDST_TAG_NEEDED: [143, 'A destination tag is required.'],
+  tefPAST_SEQ: [-190, 'This sequence number has already passed.'],
+  tefMAX_LEDGER: [-186, 'Ledger sequence too high.'],
+  tefBAD_AUTH: [-196, "Transaction's public key is not authorized."],
+  terPRE_SEQ: [-92, 'Missing/inapplicable prior transaction.'],
+  terNO_ACCOUNT: [-96, 'The source account does not exist.'],
+  telINSUF_FEE_P: [-394, 'Fee insufficient.'],
+  temMALFORMED: [-299, 'Malformed transaction.'],
+};
+
+function openIndex(fake: FakeRippled): number {
+  return (fake.ledgers.at(-1)?.ledger_index ?? FIRST_INDEX - 1) + 1;
+}
+
+function cloneAccounts(m: Map<string, XrpAccount>): Map<string, XrpAccount> {
+  return new Map([...m].map(([k, v]) => [k, { ...v }]));
+}
+
+function validatedOf(fake: FakeRippled): number {
+  const newest = fake.ledgers.at(-1)?.ledger_index ?? 0;
+  return Math.min(fake.validatedIndex ?? newest, newest);
+}
+
+function rpcError(error: string, code: number, message: string, request: Record<string, unknown>) {
+  return { result: { error, error_code: code, error_message: message, status: 'error', request } };
+}
+
+function writeAnswer(
+  fake: FakeRippled,
+  snapshots: Map<number, Map<string, XrpAccount>>,
+  method: string,
+  params: Record<string, unknown>,
+): { result: Record<string, unknown> } | null {
+  const current = openIndex(fake);
+  if (method === 'ledger_current') return { result: { ledger_current_index: current, status: 'success' } };
+  if (method === 'fee') {
+    const drops = {
+      base_fee: String(BASE_FEE),
+      median_fee: '5000',
+      minimum_fee: String(BASE_FEE),
+      open_ledger_fee: String(fake.openLedgerFee),
+    };
+    const levels = {
+      median_level: '128000',
+      minimum_level: '256',
+      open_ledger_level: String((fake.openLedgerFee * 256n) / BASE_FEE),
+      reference_level: '256',
+    };
+    return {
+      result: {
+        current_ledger_size: String(fake.open.length),
+        current_queue_size: '0',
+        drops,
+        expected_ledger_size: '1000',
+        ledger_current_index: current,
+        levels,
+        max_queue_size: '20000',
+        status: 'success',
+      },
+    };
+  }
+  if (method === 'account_info') return accountInfo(fake, snapshots, params);
+  if (method === 'submit') return submit(fake, params);
+  if (method === 'tx') return txLookup(fake, params);
+  return null;
+}
+
+function accountInfo(
+  fake: FakeRippled,
+  snapshots: Map<number, Map<string, XrpAccount>>,
+  params: Record<string, unknown>,
+): { result: Record<string, unknown> } {
+  const address = String(params.account);
+  const which = params.ledger_index ?? 'current';
+  const closed = which === 'validated' ? validatedOf(fake) : which === 'current' ? null : Number(which);
+  const a = closed === null ? fake.accounts.get(address) : snapshots.get(closed)?.get(address);
+  if (!a) return rpcError('actNotFound', 19, 'Account not found.', { command: 'account_info', ...params });
+  const account_data = {
+    Account: address,
+    Balance: a.balance.toString(),
+    Flags: fake.requireDestTag.has(address) ? 0x00020000 : 0,
+    LedgerEntryType: 'AccountRoot',
+    OwnerCount: 0,
+    Sequence: a.sequence,
+  };
+  const where =
+    closed === null
+      ? { ledger_current_index: openIndex(fake) }
+      : { ledger_index: closed, validated: closed <= validatedOf(fake) };
+  return { result: { account_data, ...where, status: 'success' } };
+}
+
+/** Every transaction the node has: the open ones and those of closed ledgers, with their ledger index. */
+function findTx(fake: FakeRippled, hash: string): { tx: XrpTx; ledger: number | null } | null {
+  const open = fake.open.find((t) => t.hash === hash);
+  if (open) return { tx: open, ledger: null };
+  for (const l of fake.ledgers) {
+    const t = l.transactions.find((x) => x.hash === hash);
+    if (t) return { tx: t, ledger: l.ledger_index };
+  }
+  return null;
+}
+
+function txLookup(fake: FakeRippled, params: Record<string, unknown>): { result: Record<string, unknown> } {
+  const hash = String(params.transaction ?? '').toUpperCase();
+  const found = findTx(fake, hash);
+  if (!found) {
+    const out = rpcError('txnNotFound', 29, 'Transaction not found.', { command: 'tx', ...params });
+    if (params.min_ledger !== undefined && params.max_ledger !== undefined) {
+      const first = fake.ledgers[0]?.ledger_index ?? 0;
+      const searchedAll =
+        Number(params.min_ledger) >= first && Number(params.max_ledger) <= validatedOf(fake);
+      Object.assign(out.result, { searched_all: searchedAll });
+    }
+    return out;
+  }
+  const { hash: _h, metaData, DeliverMax: _d, ...fields } = found.tx;
+  // API v2: a Payment's Amount is printed as DeliverMax.
+  const { Amount, ...rest } = fields;
+  const tx_json = fields.TransactionType === 'Payment' ? { ...rest, DeliverMax: Amount } : fields;
+  const result: Record<string, unknown> = { tx_json, hash, validated: false, status: 'success' };
+  if (found.ledger !== null) {
+    result.ledger_index = found.ledger;
+    result.meta = metaData;
+    result.validated = found.ledger <= validatedOf(fake);
+  }
+  return { result };
+}
+
+function submitAnswer(
+  fake: FakeRippled,
+  blob: string,
+  tx: Record<string, unknown>,
+  code: string,
+  applied: boolean,
+): { result: Record<string, unknown> } {
+  const [number, message] = RESULT_CODES[code] ?? [-299, code];
+  const account = fake.accounts.get(String(tx.Account));
+  return {
+    result: {
+      accepted: applied,
+      account_sequence_available: account?.sequence ?? 0,
+      account_sequence_next: account?.sequence ?? 0,
+      applied,
+      broadcast: applied,
+      engine_result: code,
+      engine_result_code: number,
+      engine_result_message: message,
+      kept: applied,
+      open_ledger_cost: String(fake.openLedgerFee),
+      queued: false,
+      tx_blob: blob,
+      tx_json: { ...tx, hash: hashes.hashSignedTx(blob) },
+      validated_ledger_index: validatedOf(fake),
+      status: 'success',
+    },
+  };
+}
+
+/** Checks a signed blob as rippled's preflight / preclaim would: a result code, or null to apply it. */
+function preclaim(fake: FakeRippled, blob: string, tx: Record<string, unknown>): string | null {
+  const hash = hashes.hashSignedTx(blob);
+  const sender = fake.accounts.get(String(tx.Account));
+  if (findTx(fake, hash)) return 'tefPAST_SEQ';
+  if (tx.TransactionType !== 'Payment' || typeof tx.Amount !== 'string') return 'temMALFORMED';
+  if (deriveAddress(String(tx.SigningPubKey)) !== tx.Account) return 'tefBAD_AUTH';
+  if (!sender) return 'terNO_ACCOUNT';
+  const seq = Number(tx.Sequence);
+  if (seq < sender.sequence) return 'tefPAST_SEQ';
+  if (seq > sender.sequence) return 'terPRE_SEQ';
+  if (tx.LastLedgerSequence !== undefined && Number(tx.LastLedgerSequence) < openIndex(fake)) {
+    return 'tefMAX_LEDGER';
+  }
+  if (BigInt(String(tx.Fee)) < BASE_FEE) return 'telINSUF_FEE_P';
+  return null;
+}
+
+/** Applies a Payment of drops to the open ledger: the fee and Sequence are taken whatever the tec result. */
+function applyPayment(fake: FakeRippled, blob: string, tx: Record<string, unknown>): string {
+  const sender = fake.accounts.get(String(tx.Account)) as XrpAccount;
+  const fee = BigInt(String(tx.Fee));
+  const amount = BigInt(String(tx.Amount));
+  const to = String(tx.Destination);
+  const dest = fake.accounts.get(to);
+  sender.balance -= fee;
+  sender.sequence += 1;
+  let result = 'tesSUCCESS';
+  if (fake.requireDestTag.has(to) && tx.DestinationTag === undefined) result = 'tecDST_TAG_NEEDED';
+  else if (sender.balance - amount < BASE_RESERVE) result = 'tecUNFUNDED_PAYMENT';
+  else if (!dest && amount < BASE_RESERVE) result = 'tecNO_DST_INSUF_XRP';
+  if (result === 'tesSUCCESS') {
+    sender.balance -= amount;
+    if (dest) dest.balance += amount;
+    else fake.accounts.set(to, { balance: amount, sequence: openIndex(fake) });
+  }
+  const metaData: Record<string, unknown> = {
+    AffectedNodes: [],
+    TransactionIndex: 0,
+    TransactionResult: result,
+  };
+  if (result === 'tesSUCCESS') metaData.delivered_amount = tx.Amount;
+  fake.open.push({ ...tx, DeliverMax: tx.Amount, hash: hashes.hashSignedTx(blob), metaData });
+  return result;
+}
+
+function submit(fake: FakeRippled, params: Record<string, unknown>): { result: Record<string, unknown> } {
+  const blob = String(params.tx_blob ?? '');
+  let tx: Record<string, unknown>;
+  try {
+    tx = decode(blob);
+    if (!verifySignature(blob)) throw new Error('Invalid signature.');
+  } catch (err) {
+    const exception = `fails local checks: ${(err as Error).message}`;
+    return {
+      result: { error: 'invalidTransaction', error_exception: exception, status: 'error', request: params },
+    };
+  }
+  const refused = preclaim(fake, blob, tx);
+  if (refused) return submitAnswer(fake, blob, tx, refused, false);
+  return submitAnswer(fake, blob, tx, applyPayment(fake, blob, tx), true);
 }

@@ -15,6 +15,10 @@ const samples: Record<EntryName, { made: EntryRef; ref: string }> = {
   withdrawalReject: { made: entryRef.withdrawalReject(12), ref: 'withdraw:12:reject' },
   withdrawalNetworkFee: { made: entryRef.withdrawalNetworkFee(12), ref: 'withdraw:12:network-fee' },
   sweepNetworkFee: { made: entryRef.sweepNetworkFee('ETH', 4), ref: 'sweep:ETH:4:network-fee' },
+  failedAttemptNetworkFee: {
+    made: entryRef.failedAttemptNetworkFee('XRP', 5),
+    ref: 'attempt:XRP:5:network-fee',
+  },
 };
 
 describe('ledger entry catalogue', () => {
@@ -50,6 +54,8 @@ describe('ledger entry catalogue', () => {
       add(`withdrawalReject ${id}`, entryRef.withdrawalReject(id));
       add(`withdrawalNetworkFee ${id}`, entryRef.withdrawalNetworkFee(id));
       for (const coin of COINS) add(`sweepNetworkFee ${coin} ${id}`, entryRef.sweepNetworkFee(coin, id));
+      for (const coin of COINS)
+        add(`failedAttemptNetworkFee ${coin} ${id}`, entryRef.failedAttemptNetworkFee(coin, id));
       for (const coin of COINS) add(`deposit ${coin} ${id}`, entryRef.depositCredit(coin, `tx${id}`, id));
     }
   });
@@ -108,6 +114,8 @@ describe('ledger entry catalogue', () => {
           return entryRef.withdrawalNetworkFee(p.transferId).ref;
         case 'sweepNetworkFee':
           return entryRef.sweepNetworkFee(p.coin, p.sweepId).ref;
+        case 'failedAttemptNetworkFee':
+          return entryRef.failedAttemptNetworkFee(p.coin, p.attemptId).ref;
       }
     };
     for (const s of Object.values(samples)) expect(rebuild(s.ref)).toBe(s.ref);

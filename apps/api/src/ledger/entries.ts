@@ -109,6 +109,15 @@ export const entryRef = {
     ref: `sweep:${coin}:${sweepId}:network-fee`,
     kind: 'network_fee',
   }),
+  /**
+   * The network fee a failed withdrawal attempt still cost (an XRP payment validated with a tec result burns its
+   * fee, DECISIONS §18). Ref `attempt:<COIN>:<attemptId>:network-fee`: per attempt, so a retry that completes
+   * posts its own fee under the withdrawal's ref.
+   */
+  failedAttemptNetworkFee: (coin: Coin, attemptId: number): EntryRef => ({
+    ref: `attempt:${coin}:${attemptId}:network-fee`,
+    kind: 'network_fee',
+  }),
 } as const;
 
 /** The name of a builder of `entryRef`: one per kind of movement. */
@@ -126,7 +135,8 @@ export type ParsedEntryRef =
   | { name: 'withdrawalComplete'; transferId: number }
   | { name: 'withdrawalReject'; transferId: number }
   | { name: 'withdrawalNetworkFee'; transferId: number }
-  | { name: 'sweepNetworkFee'; coin: Coin; sweepId: number };
+  | { name: 'sweepNetworkFee'; coin: Coin; sweepId: number }
+  | { name: 'failedAttemptNetworkFee'; coin: Coin; attemptId: number };
 
 const ID = '([1-9][0-9]*)';
 const isCoin = (s: string): s is Coin => (COINS as readonly string[]).includes(s);
@@ -160,6 +170,8 @@ export function parseEntryRef(ref: string): ParsedEntryRef | null {
   }
   m = new RegExp(`^sweep:([A-Z]+):${ID}:network-fee$`).exec(ref);
   if (m?.[1] && isCoin(m[1])) return { name: 'sweepNetworkFee', coin: m[1], sweepId: Number(m[2]) };
+  m = new RegExp(`^attempt:([A-Z]+):${ID}:network-fee$`).exec(ref);
+  if (m?.[1] && isCoin(m[1])) return { name: 'failedAttemptNetworkFee', coin: m[1], attemptId: Number(m[2]) };
   m = /^deposit:([A-Z]+):(.+):(0|[1-9][0-9]*)$/.exec(ref);
   if (m?.[1] && m[2] && isCoin(m[1]))
     return { name: 'depositCredit', coin: m[1], txid: m[2], index: Number(m[3]) };

@@ -56,6 +56,9 @@ const anyMovement: Record<keyof typeof movements, fc.Arbitrary<Movement>> = {
     .record({ transferId: id, coin, units })
     .map((p) => movements.withdrawalNetworkFee(p)),
   sweepNetworkFee: fc.record({ sweepId: id, coin, units }).map((p) => movements.sweepNetworkFee(p)),
+  failedAttemptNetworkFee: fc
+    .record({ attemptId: id, coin, units })
+    .map((p) => movements.failedAttemptNetworkFee(p)),
 };
 
 /** The net change per account of a list of postings, zeros dropped. */
@@ -184,6 +187,10 @@ describe('ledger movements', () => {
       sweepNetworkFee: [
         movements.sweepNetworkFee({ sweepId: 4, coin: 'ETH', units: 5n }),
         entryRef.sweepNetworkFee('ETH', 4),
+      ],
+      failedAttemptNetworkFee: [
+        movements.failedAttemptNetworkFee({ attemptId: 5, coin: 'XRP', units: 12n }),
+        entryRef.failedAttemptNetworkFee('XRP', 5),
       ],
     };
     for (const [name, [m, e]] of Object.entries(samples))
@@ -323,12 +330,14 @@ describe('ledger movements', () => {
       fc.property(id, coin, units, (a, k, u) => {
         const w = movements.withdrawalNetworkFee({ transferId: a, coin: k, units: u });
         const s = movements.sweepNetworkFee({ sweepId: a, coin: k, units: u });
+        const f = movements.failedAttemptNetworkFee({ attemptId: a, coin: k, units: u });
         const expected = new Map([
           [`platform:${k}:network_fee`, -u],
           [`platform:${k}:chain`, u],
         ]);
         expect(net(w.postings)).toEqual(expected);
         expect(net(s.postings)).toEqual(expected);
+        expect(net(f.postings)).toEqual(expected);
         expect(w.ref).toBe(`withdraw:${a}:network-fee`);
         expect(s.ref).toBe(`sweep:${k}:${a}:network-fee`);
         expect(w.kind).toBe('network_fee');
@@ -410,6 +419,7 @@ describe('ledger movements', () => {
       ],
       ['zero network fee', () => movements.withdrawalNetworkFee({ transferId: 1, coin: 'ETH', units: 0n })],
       ['sweep id 0', () => movements.sweepNetworkFee({ sweepId: 0, coin: 'ETH', units: 1n })],
+      ['attempt id 0', () => movements.failedAttemptNetworkFee({ attemptId: 0, coin: 'XRP', units: 1n })],
     ];
     for (const [what, build] of bad) expect(build, what).toThrow(RangeError);
   });

@@ -286,6 +286,20 @@ export const movements = {
     requirePositive('units', p.units);
     return { ...entryRef.sweepNetworkFee(p.coin, p.sweepId), postings: networkFeePostings(p.coin, p.units) };
   },
+
+  /**
+   * The network fee `units` a failed withdrawal attempt still cost (XRP: validated with a tec result), as
+   * withdrawalNetworkFee. Ref `attempt:<COIN>:<attemptId>:network-fee` (kind `network_fee`). RangeError when
+   * `units` <= 0 or the id is not a positive integer.
+   */
+  failedAttemptNetworkFee(p: { attemptId: number; coin: Coin; units: bigint }): Movement {
+    requireId('attemptId', p.attemptId);
+    requirePositive('units', p.units);
+    return {
+      ...entryRef.failedAttemptNetworkFee(p.coin, p.attemptId),
+      postings: networkFeePostings(p.coin, p.units),
+    };
+  },
 } as const;
 
 /** The name of a movement: one per builder of `entryRef`. */

@@ -43,3 +43,5 @@ export {
   trxAddressAt,
   trxState,
 } from './trx-payer.ts';
+export { trxSweeps, trxSweepValue } from './trx-sweeps.ts';
+export { XRP_ACCOUNT_PATH, XrpAccountShort, XrpPayer, type XrpPayerOptions } from './xrp-payer.ts';

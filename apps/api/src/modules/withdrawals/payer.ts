@@ -42,7 +42,13 @@ export type PaymentState =
   | { kind: 'CONFIRMED'; confirmations: number; feeUnits: bigint }
   | { kind: 'PENDING'; confirmations: number }
   /** Not in mempool nor chain (dropped, or a conflicting tx won): FAILED after the coin's grace. */
-  | { kind: 'MISSING' };
+  | { kind: 'MISSING' }
+  /**
+   * The chain says it will never pay (XRP: validated with a tec result, or past its LastLedgerSequence): FAILED
+   * now. `feeUnits`: what the chain took for it all the same (a validated tec burns its fee), posted as the
+   * platform's network fee.
+   */
+  | { kind: 'FAILED'; reason: string; feeUnits?: bigint };
 
 export interface ChainPayer {
   readonly coin: Coin;

@@ -1,12 +1,18 @@
 import type { Coin } from '@p2p/contract';
 import { ethWriter } from '../../chains/eth-writer.ts';
-import { hotAddress } from '../../chains/index.ts';
+import { chainKeys, depositAddress, hotAddress, xrpDepositAccount } from '../../chains/index.ts';
+import { trxWriter } from '../../chains/trx-writer.ts';
 import { chainUnitsToLedger } from '../../chains/units.ts';
+import { xrpWriter } from '../../chains/xrp-writer.ts';
 import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
 import { ethPayer } from './eth-payer.ts';
 import { ethSweeps } from './eth-sweeps.ts';
 import type { ChainPayer } from './payer.ts';
+import { TrxPayer } from './trx-payer.ts';
+import { trxSweeps } from './trx-sweeps.ts';
 import type { Housekeeping } from './worker.ts';
+import { XrpPayer } from './xrp-payer.ts';
 
 /** One coin's way of paying, with what the console and the ledger check read of its addresses. */
 export interface CoinPayout {
@@ -21,8 +27,8 @@ export interface CoinPayout {
   holdings(depositAddresses: string[]): Promise<bigint>;
 }
 
-/** Makes one coin's payout from its node URL (CHAIN_RPC_<COIN>) and the configuration. */
-export type PayoutFactory = (url: string, config: Config) => CoinPayout;
+/** Makes one coin's payout from its node URL (CHAIN_RPC_<COIN>), the configuration and the database. */
+export type PayoutFactory = (url: string, config: Config, db: Db) => CoinPayout;
 
 /** Sums `read` over `addresses`, 8 node calls at a time. */
 export async function sumBalances(
@@ -52,6 +58,40 @@ export const PAYOUT_FACTORIES: Partial<Record<Coin, PayoutFactory>> = {
       hotAddress: hot,
       hotBalance: async () => ledger(await writer.balance(hot)),
       holdings: async (deposits) => ledger(await sumBalances([hot, ...deposits], (a) => writer.balance(a))),
+    };
+  },
+  XRP: (url, config, db) => {
+    const node = xrpWriter(url, { timeoutMs: config.chainWatch.timeoutMs });
+    const account = depositAddress('XRP', 0);
+    const balance = async () =>
+      chainUnitsToLedger('XRP', (await node.accountInfo(account, 'validated'))?.balanceDrops ?? 0n);
+    return {
+      payer: new XrpPayer({ db, node, account, depositAccount: xrpDepositAccount() }),
+      hotAddress: account,
+      hotBalance: balance,
+      // Every member's XRP address is the platform account (DECISIONS §17): it holds all of it.
+      holdings: balance,
+    };
+  },
+  TRX: (url, config, db) => {
+    const node = trxWriter(url, {
+      timeoutMs: config.chainWatch.timeoutMs,
+      apiKey: config.chainWatch.trxApiKey,
+    });
+    const payer = new TrxPayer({
+      db,
+      node,
+      account: chainKeys().accounts.TRX,
+      confirmations: config.chainWatch.confirmations.TRX,
+    });
+    const hot = hotAddress('TRX');
+    const ledger = (sun: bigint) => chainUnitsToLedger('TRX', sun);
+    return {
+      payer,
+      housekeeping: trxSweeps({ node, hotAddress: hot }),
+      hotAddress: hot,
+      hotBalance: async () => ledger(await node.balance(hot)),
+      holdings: async (deposits) => ledger(await sumBalances([hot, ...deposits], (a) => node.balance(a))),
     };
   },
 };

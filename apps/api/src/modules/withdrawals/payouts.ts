@@ -35,7 +35,7 @@ export function createPayouts(
   for (const coin of COINS) {
     const url = config.chainWatch.rpc[coin];
     const factory = PAYOUT_FACTORIES[coin];
-    const payout = opts.payers?.[coin] ?? (url && factory ? factory(url, config) : undefined);
+    const payout = opts.payers?.[coin] ?? (url && factory ? factory(url, config, deps.db) : undefined);
     if (!payout) continue;
     payouts.set(coin, payout);
     if (!opts.signer) continue;

@@ -173,13 +173,29 @@ export async function send(ctx: PayoutContext, a: AttemptRow): Promise<void> {
   }
 }
 
-/** Attempt `a` and its withdrawal become FAILED with `reason` (an operator retries or rejects). */
-export async function failAttempt(ctx: PayoutContext, a: AttemptRow, reason: string): Promise<void> {
+/**
+ * Attempt `a` and its withdrawal become FAILED with `reason` (an operator retries or rejects); `feeUnits` the
+ * chain took for the failed transaction all the same is posted as the platform's network fee.
+ */
+export async function failAttempt(
+  ctx: PayoutContext,
+  a: AttemptRow,
+  reason: string,
+  feeUnits = 0n,
+): Promise<void> {
   const text = reason.slice(0, 300);
   await inTx(ctx.db, async (tx) => {
     const locked = await lockAttempt(tx, a.id);
     if (locked?.status !== 'BROADCAST') return;
-    await updateAttempt(tx, a.id, { status: 'FAILED', error: text, settled_at: new Date() });
+    if (feeUnits > 0n) {
+      await post(tx, movements.failedAttemptNetworkFee({ attemptId: a.id, coin: ctx.coin, units: feeUnits }));
+    }
+    await updateAttempt(tx, a.id, {
+      status: 'FAILED',
+      error: text,
+      settled_at: new Date(),
+      ...(feeUnits > 0n ? { network_fee: fromUnits(feeUnits) } : {}),
+    });
     const w = await lockWithdrawal(tx, a.transfer_id);
     if (w?.status === 'BROADCAST') {
       await updateWithdrawal(tx, a.transfer_id, {
@@ -193,7 +209,8 @@ export async function failAttempt(ctx: PayoutContext, a: AttemptRow, reason: str
 }
 
 /**
- * Looks at BROADCAST attempt `a` on the node: at the coin's confirmations the withdrawal completes; missing
+ * Looks at BROADCAST attempt `a` on the node: at the coin's confirmations the withdrawal completes; a chain that
+ * says it will never pay (FAILED) fails it at once; missing
  * past the grace (counted from when it was stored) it fails; missing within it, it is sent again.
  */
 export async function settle(ctx: PayoutContext, a: AttemptRow): Promise<void> {
@@ -201,6 +218,10 @@ export async function settle(ctx: PayoutContext, a: AttemptRow): Promise<void> {
   const st = await ctx.payer.state(a.txid);
   if (st.kind === 'CONFIRMED' && st.confirmations >= ctx.confirmations) {
     await complete(ctx, a, st.feeUnits);
+    return;
+  }
+  if (st.kind === 'FAILED') {
+    await failAttempt(ctx, a, st.reason, st.feeUnits);
     return;
   }
   if (st.kind !== 'MISSING') return;

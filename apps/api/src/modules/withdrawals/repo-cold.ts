@@ -207,8 +207,9 @@ export async function settleColdSweeps(db: Db, payer: ChainPayer): Promise<numbe
         db,
       );
       changed++;
-    } else if (state.kind === 'MISSING') {
-      await failSweep(db, payer.coin, s.id, s.request_id, 'the transaction is in no block and no mempool');
+    } else if (state.kind === 'MISSING' || state.kind === 'FAILED') {
+      const reason = state.kind === 'FAILED' ? state.reason : 'the transaction is in no block and no mempool';
+      await failSweep(db, payer.coin, s.id, s.request_id, reason);
       changed++;
     }
   }
