@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { approveWithdrawal, completeWithdrawal, rejectWithdrawal, retryWithdrawal } from '../api/withdrawals';
 import type { PendingAction } from '../components/ConfirmDialog';
 import type { RowAction } from '../components/RowActions';
+import { withdrawalErrorText } from '../withdrawal-error';
 import { reasonField, useConfirmAction } from './use-confirm-action';
 
 type Details = (w: OpsWithdrawal) => PendingAction['details'];
@@ -19,7 +20,9 @@ interface Ctx {
 function withError({ t, details }: Ctx, w: OpsWithdrawal): PendingAction['details'] {
   return [
     ...details(w),
-    ...(w.lastError ? [{ label: t('ops:withdrawals.lastError'), value: w.lastError }] : []),
+    ...(w.lastError
+      ? [{ label: t('ops:withdrawals.lastError'), value: withdrawalErrorText(t, w.lastError) }]
+      : []),
   ];
 }
 

@@ -14,6 +14,7 @@ import { Mono, PageTitle } from '../components/Table';
 import { useCursorPager } from '../hooks/use-cursor-pager';
 import { useWithdrawalActions } from '../hooks/use-withdrawal-actions';
 import s from '../ops.module.css';
+import { withdrawalErrorText } from '../withdrawal-error';
 
 /**
  * What became of a withdrawal: its TxID linked to the coin's explorer (EXPLORER_TX_URL_<COIN>), why the payout
@@ -40,7 +41,7 @@ function WithdrawalResult({ w }: { w: OpsWithdrawal }) {
         ))}
       {w.lastError && (
         <p className={s.withdrawalError} data-testid={`withdrawal-error-${w.withdrawalId}`}>
-          {t('ops:withdrawals.lastErrorOf', { error: w.lastError })}
+          {t('ops:withdrawals.lastErrorOf', { error: withdrawalErrorText(t, w.lastError) })}
         </p>
       )}
       {w.reason && <div className={s.sub}>{w.reason}</div>}
@@ -86,7 +87,7 @@ function statusParam(v: string | null): WithdrawalStatus {
 }
 
 /**
- * /ops/withdrawals: external withdrawals (members' own and buy-order deliveries) under the custody panel
+ * /ops/withdrawals: external withdrawals (members' own and buy-order deliveries) above the custody panel
  * (DECISIONS §18). A pending one of a coin paid on chain is approved (the payout worker signs and sends it),
  * one of a coin paid by hand is marked sent with the chain TxID; pending, unsent approved and failed ones are
  * rejected with a reason, which refunds amount and fee (DECISIONS §5); a failed one is retried. An XRP
@@ -113,7 +114,6 @@ export default function WithdrawalsPage() {
           onChange={(v) => setParams({ status: v }, { replace: true })}
         />
       </PageTitle>
-      <CustodyPanel />
       <PagedTable
         testId="ops-withdrawals"
         columns={[...COLUMNS.map((c) => t(`ops:withdrawals.${c}`)), t('ops:table.actions')]}
@@ -154,6 +154,8 @@ export default function WithdrawalsPage() {
           </tr>
         )}
       />
+      {/* below the queue: the queue is what an operator acts on, custody what they check */}
+      <CustodyPanel />
       {actions.dialog}
     </>
   );
