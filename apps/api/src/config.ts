@@ -76,6 +76,7 @@ const schema = z.object({
   ...perCoin('COLD_ADDRESS', z.string().optional()),
   WITHDRAW_MISSING_GRACE_SEC: z.coerce.number().int().min(1).default(600),
   WITHDRAW_RETRY_SEC: z.coerce.number().int().min(1).default(60),
+  COLD_SHARE_MIN_PCT: z.coerce.number().int().min(0).max(100).default(80),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
   ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(ORDER_TIMING_DEFAULTS.paymentWindowSec),
   ORDER_DISPUTE_AFTER_SEC: int(ORDER_TIMING_DEFAULTS.disputeAfterSec),
@@ -232,6 +233,8 @@ export interface Config {
     coldAddress: Partial<Record<Coin, string>>;
     missingGraceSec: number;
     retrySec: number;
+    /** COLD_SHARE_MIN_PCT (80, Korea's user-protection act): the least cold share per coin, whole percent. */
+    coldShareMinPct: number;
   };
   /**
    * The signer (DECISIONS §18): `url` = SIGNER_URL, default http://127.0.0.1:$SIGNER_PORT; `token` =
@@ -370,6 +373,7 @@ function chainConfig(
       coldAddress: byCoin((coin) => e[`COLD_ADDRESS_${coin}`]),
       missingGraceSec: e.WITHDRAW_MISSING_GRACE_SEC,
       retrySec: e.WITHDRAW_RETRY_SEC,
+      coldShareMinPct: e.COLD_SHARE_MIN_PCT,
     },
   };
 }

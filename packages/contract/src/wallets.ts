@@ -256,3 +256,40 @@ export const opsPayoutCoin = z.object({
 });
 export type OpsPayoutCoin = z.infer<typeof opsPayoutCoin>;
 export const opsPayoutOverview = z.array(opsPayoutCoin);
+
+/** A count and the sum of amounts (decimal string) of one coin's withdrawals in one state. */
+const custodyQueueEntry = z.object({ count: z.number().int(), total: z.string() });
+
+/**
+ * GET /ops/api/v1/chain/custody (DECISIONS §18): per coin, where the platform's coins are. `hotAddresses`: the
+ * addresses withdrawals pay from (empty for a coin paid from deposit outputs or by hand); `hotBalance`: what
+ * they hold on chain (null without a node, or when the node did not answer: `lastError` says why);
+ * `ledgerHoldings`: what the ledger says the platform holds on chain (the negated `chain:<COIN>` account, hot
+ * and cold together); `coldBalance`: what COLD_ADDRESS_<COIN> holds on chain ("0" without a cold address, null
+ * when no node reads it); `liabilities`: members' available + escrow + withdrawals not yet paid;
+ * `coldSharePct`: cold / liabilities in percent with two decimals (a string, never a float; null when unknown
+ * or nothing is owed); `coldShareBreach`: members are owed coins and the cold share is below
+ * `coldShareMinPct` (COLD_SHARE_MIN_PCT) or cannot be read. `withdrawals`: external withdrawals per state.
+ */
+export const opsCustodyCoin = z.object({
+  coinCode: coinField,
+  paidOnChain: z.boolean(),
+  hotAddresses: z.array(z.string()),
+  hotBalance: z.string().nullable(),
+  ledgerHoldings: z.string(),
+  coldAddress: z.string().nullable(),
+  coldBalance: z.string().nullable(),
+  liabilities: z.string(),
+  coldSharePct: z.string().nullable(),
+  coldShareMinPct: z.number(),
+  coldShareBreach: z.boolean(),
+  withdrawals: z.object({
+    pending: custodyQueueEntry,
+    approved: custodyQueueEntry,
+    broadcast: custodyQueueEntry,
+    failed: custodyQueueEntry,
+  }),
+  lastError: z.string().nullable(),
+});
+export type OpsCustodyCoin = z.infer<typeof opsCustodyCoin>;
+export const opsCustody = z.array(opsCustodyCoin);

@@ -1,5 +1,6 @@
 import {
   idParam,
+  opsCustody,
   opsPayoutOverview,
   opsWithdrawal,
   opsWithdrawalCompleteBody,
@@ -10,6 +11,7 @@ import {
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
 import type { OpsRouteFile, OpsRoutes } from '../../http/operator-api.ts';
+import { custodyOverview } from './custody.ts';
 import { payoutOverview } from './overview.ts';
 import type { Payouts } from './payouts.ts';
 import { approveWithdrawal, decideWithdrawal, listWithdrawals, retryWithdrawal } from './service.ts';
@@ -44,6 +46,16 @@ function readRoutes(ops: OpsRoutes, { db, config }: AppDeps, payouts: Payouts): 
     },
     response: opsPayoutOverview,
     handle: () => payoutOverview(db, config, payouts),
+  });
+
+  ops.get('/chain/custody', {
+    doc: {
+      operationId: 'opsChainCustody',
+      summary:
+        'Per coin: hot addresses and balance (chain and ledger), cold address and balance, liabilities, cold share against COLD_SHARE_MIN_PCT, withdrawals waiting.',
+    },
+    response: opsCustody,
+    handle: () => custodyOverview(db, config, payouts),
   });
 }
 

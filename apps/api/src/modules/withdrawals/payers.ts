@@ -25,6 +25,8 @@ export interface CoinPayout {
   hotBalance(): Promise<bigint>;
   /** What all the platform's addresses of `coin` hold on chain (deposit addresses given), ledger base units. */
   holdings(depositAddresses: string[]): Promise<bigint>;
+  /** What any `address` of the coin holds on chain (the console reads COLD_ADDRESS_<COIN>), ledger base units. */
+  balanceOf?(address: string): Promise<bigint>;
 }
 
 /** Makes one coin's payout from its node URL (CHAIN_RPC_<COIN>), the configuration and the database. */
@@ -58,6 +60,7 @@ export const PAYOUT_FACTORIES: Partial<Record<Coin, PayoutFactory>> = {
       hotAddress: hot,
       hotBalance: async () => ledger(await writer.balance(hot)),
       holdings: async (deposits) => ledger(await sumBalances([hot, ...deposits], (a) => writer.balance(a))),
+      balanceOf: async (address) => ledger(await writer.balance(address)),
     };
   },
   XRP: (url, config, db) => {

@@ -37,3 +37,28 @@ export async function depositAddresses(db: DbOrTx, coin: Coin): Promise<string[]
   const rows = await db.selectFrom('wallets').select('address').where('coin', '=', coin).execute();
   return [...new Set(rows.map((r) => r.address))];
 }
+
+/** External withdrawals in one state: how many and their amounts' sum in ledger base units. */
+export interface QueueTotal {
+  count: number;
+  units: bigint;
+}
+
+/**
+ * External withdrawals per coin and state (PENDING, APPROVED, BROADCAST, FAILED): count and the sum of their
+ * amounts, ledger base units (DECISIONS §18; the console's custody panel). States without one are absent.
+ */
+export async function withdrawalTotals(db: DbOrTx): Promise<Map<string, QueueTotal>> {
+  const r = await sql<{
+    coin: Coin;
+    status: string;
+    n: string;
+    total: string;
+  }>`select coin, status, count(*)::text as n, (sum(amount) * 100000000)::numeric(78, 0)::text as total
+      from transfers where type = 'WITHDRAW' and dest_type = 'EXTERNAL'
+        and status in ('PENDING', 'APPROVED', 'BROADCAST', 'FAILED')
+      group by coin, status`.execute(db);
+  return new Map(
+    r.rows.map((x) => [`${x.coin}:${x.status}`, { count: Number(x.n), units: BigInt(x.total) }]),
+  );
+}

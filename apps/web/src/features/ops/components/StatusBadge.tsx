@@ -19,6 +19,10 @@ const TONE: Record<string, string> = {
   UNMATCHED: 'warn',
   ASSIGNED: 'ok',
   RETURNED: 'muted',
+  // DECISIONS §18: an external withdrawal approved, sent and waiting for confirmations, or refused by the chain
+  APPROVED: 'info',
+  BROADCAST: 'info',
+  FAILED: 'bad',
 };
 
 /** A status as a coloured pill with its localized name (ops:status.<STATUS>). */

@@ -1,36 +1,68 @@
 import type { OpsWithdrawal } from '@p2p/contract';
 import { WITHDRAWAL_STATUSES, type WithdrawalStatus } from '@p2p/contract/enums.ts';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { formatTime } from '../../../lib/format-time';
-import { completeWithdrawal, rejectWithdrawal, useOpsWithdrawals } from '../api/withdrawals';
+import { useOpsCustody, useOpsWithdrawals } from '../api/withdrawals';
+import { CustodyPanel } from '../components/CustodyPanel';
 import { FilterTabs } from '../components/FilterTabs';
 import { PagedTable } from '../components/PagedTable';
 import { RowActions } from '../components/RowActions';
 import { StatusBadge } from '../components/StatusBadge';
 import { Mono, PageTitle } from '../components/Table';
-import { reasonField, useConfirmAction } from '../hooks/use-confirm-action';
 import { useCursorPager } from '../hooks/use-cursor-pager';
+import { useWithdrawalActions } from '../hooks/use-withdrawal-actions';
 import s from '../ops.module.css';
-
-function statusParam(v: string | null): WithdrawalStatus {
-  return (WITHDRAWAL_STATUSES as readonly string[]).includes(v ?? '') ? (v as WithdrawalStatus) : 'PENDING';
-}
+import { withdrawalErrorText } from '../withdrawal-error';
 
 /**
- * /ops/withdrawals: external withdrawals (members' own and buy-order deliveries). Pending ones are marked
- * sent with the chain TxID or rejected with a reason, which refunds amount and fee (DECISIONS §5). An XRP
- * withdrawal shows its destination tag under the address, and its confirmations say the tag or that there is none.
+ * What became of a withdrawal: its TxID linked to the coin's explorer (EXPLORER_TX_URL_<COIN>), why the payout
+ * worker cannot go on (a signer refusal such as "above the signer's limit", a node error), the reason of a
+ * rejection or failure, the tries and when it was approved and completed.
  */
-export default function WithdrawalsPage() {
+function WithdrawalResult({ w }: { w: OpsWithdrawal }) {
   const { t } = useTranslation(['ops']);
-  const [params, setParams] = useSearchParams();
-  const status = statusParam(params.get('status'));
-  const pager = useCursorPager(status);
-  const withdrawals = useOpsWithdrawals(status, pager.cursor);
-  const { confirm, dialog } = useConfirmAction();
+  return (
+    <>
+      {w.txid &&
+        (w.explorerUrl ? (
+          <a
+            href={w.explorerUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            className={s.monoWrap}
+            data-testid={`withdrawal-explorer-${w.withdrawalId}`}
+          >
+            {w.txid}
+          </a>
+        ) : (
+          <Mono>{w.txid}</Mono>
+        ))}
+      {w.lastError && (
+        <p className={s.withdrawalError} data-testid={`withdrawal-error-${w.withdrawalId}`}>
+          {t('ops:withdrawals.lastErrorOf', { error: withdrawalErrorText(t, w.lastError) })}
+        </p>
+      )}
+      {w.reason && <div className={s.sub}>{w.reason}</div>}
+      {w.attempts > 1 && (
+        <div className={s.sub}>{t('ops:withdrawals.attemptsOf', { count: w.attempts })}</div>
+      )}
+      {w.approvedAt && (
+        <div className={s.sub}>
+          {w.approvedBy === null
+            ? t('ops:withdrawals.autoApprovedAt', { time: formatTime(w.approvedAt) })
+            : t('ops:withdrawals.approvedAt', { time: formatTime(w.approvedAt), by: w.approvedBy })}
+        </div>
+      )}
+      {w.completedAt && <div className={s.sub}>{formatTime(w.completedAt)}</div>}
+    </>
+  );
+}
 
-  const details = (w: OpsWithdrawal) => [
+/** What a confirmation names: the withdrawal, the member, amount and coin, the destination (and XRP's tag). */
+function withdrawalDetails(t: TFunction<['ops']>, w: OpsWithdrawal) {
+  return [
     { label: t('ops:withdrawals.id'), value: `#${w.withdrawalId}` },
     { label: t('ops:withdrawals.member'), value: `${w.loginId} (#${w.memberId})` },
     { label: t('ops:withdrawals.amount'), value: `${w.amount} ${w.coinCode}` },
@@ -45,34 +77,32 @@ export default function WithdrawalsPage() {
         ]
       : []),
   ];
-  const markSent = (w: OpsWithdrawal) =>
-    confirm({
-      title: t('ops:withdrawals.completeTitle', { id: w.withdrawalId }),
-      details: details(w),
-      note: t('ops:withdrawals.completeNote'),
-      confirmLabel: t('ops:withdrawals.complete'),
-      tone: 'primary',
-      fields: [{ name: 'txid', kind: 'txid', label: t('ops:fields.txid') }],
-      run: (v) =>
-        completeWithdrawal(w.withdrawalId, v.txid ?? '').then(() =>
-          t('ops:withdrawals.completed', { id: w.withdrawalId }),
-        ),
-    });
-  const reject = (w: OpsWithdrawal) =>
-    confirm({
-      title: t('ops:withdrawals.rejectTitle', { id: w.withdrawalId }),
-      details: details(w),
-      note: w.buyOrderId
-        ? t('ops:withdrawals.rejectNoteOrder', { member: w.refundMemberId, order: w.buyOrderId })
-        : t('ops:withdrawals.rejectNote', { member: w.refundMemberId }),
-      confirmLabel: t('ops:withdrawals.reject'),
-      tone: 'danger',
-      fields: [reasonField(t)],
-      run: (v) =>
-        rejectWithdrawal(w.withdrawalId, v.reason ?? '').then(() =>
-          t('ops:withdrawals.rejected', { id: w.withdrawalId }),
-        ),
-    });
+}
+
+/** The table's columns (ops:withdrawals.<key>), then the actions. */
+const COLUMNS = ['id', 'member', 'amount', 'address', 'order', 'status', 'result'] as const;
+
+function statusParam(v: string | null): WithdrawalStatus {
+  return (WITHDRAWAL_STATUSES as readonly string[]).includes(v ?? '') ? (v as WithdrawalStatus) : 'PENDING';
+}
+
+/**
+ * /ops/withdrawals: external withdrawals (members' own and buy-order deliveries) above the custody panel
+ * (DECISIONS §18). A pending one of a coin paid on chain is approved (the payout worker signs and sends it),
+ * one of a coin paid by hand is marked sent with the chain TxID; pending, unsent approved and failed ones are
+ * rejected with a reason, which refunds amount and fee (DECISIONS §5); a failed one is retried. An XRP
+ * withdrawal shows its destination tag under the address, and its confirmations say the tag or that there is none.
+ */
+export default function WithdrawalsPage() {
+  const { t } = useTranslation(['ops']);
+  const [params, setParams] = useSearchParams();
+  const status = statusParam(params.get('status'));
+  const pager = useCursorPager(status);
+  const withdrawals = useOpsWithdrawals(status, pager.cursor);
+  const custody = useOpsCustody();
+
+  const actions = useWithdrawalActions((w) => withdrawalDetails(t, w));
+  const paidOnChain = (coin: string) => custody.data?.find((c) => c.coinCode === coin)?.paidOnChain;
 
   return (
     <>
@@ -86,16 +116,7 @@ export default function WithdrawalsPage() {
       </PageTitle>
       <PagedTable
         testId="ops-withdrawals"
-        columns={[
-          t('ops:withdrawals.id'),
-          t('ops:withdrawals.member'),
-          t('ops:withdrawals.amount'),
-          t('ops:withdrawals.address'),
-          t('ops:withdrawals.order'),
-          t('ops:withdrawals.status'),
-          t('ops:withdrawals.result'),
-          t('ops:table.actions'),
-        ]}
+        columns={[...COLUMNS.map((c) => t(`ops:withdrawals.${c}`)), t('ops:table.actions')]}
         list={withdrawals}
         pager={pager}
         row={(w) => (
@@ -125,33 +146,17 @@ export default function WithdrawalsPage() {
               <StatusBadge status={w.status} />
             </td>
             <td>
-              {w.txid && <Mono>{w.txid}</Mono>}
-              {w.reason && <div className={s.sub}>{w.reason}</div>}
-              {w.completedAt && <div className={s.sub}>{formatTime(w.completedAt)}</div>}
+              <WithdrawalResult w={w} />
             </td>
             <td>
-              {w.status === 'PENDING' && (
-                <RowActions
-                  actions={[
-                    {
-                      label: t('ops:withdrawals.complete'),
-                      testId: `send-${w.withdrawalId}`,
-                      onClick: () => markSent(w),
-                    },
-                    {
-                      label: t('ops:withdrawals.reject'),
-                      testId: `reject-${w.withdrawalId}`,
-                      onClick: () => reject(w),
-                      outline: true,
-                    },
-                  ]}
-                />
-              )}
+              <RowActions actions={actions.forRow(w, paidOnChain(w.coinCode))} />
             </td>
           </tr>
         )}
       />
-      {dialog}
+      {/* below the queue: the queue is what an operator acts on, custody what they check */}
+      <CustodyPanel />
+      {actions.dialog}
     </>
   );
 }
