@@ -150,7 +150,9 @@ async function startFullIfDue(db: Db, o: LedgerCheckOptions): Promise<CheckState
   const due =
     st.fullRequested ||
     (o.fullEveryMs > 0 && (st.lastFullAt === null || Date.now() - st.lastFullAt.getTime() >= o.fullEveryMs));
-  if (!due) return null;
+  // Not before the incremental pass has verified some postings of a ledger that has them (a first start on an
+  // existing ledger): the pass's end compares against the postings after its bound, here all of them at once.
+  if (!due || (st.verifiedThrough === 0 && (st.checkpointId ?? 0) > 0)) return null;
   await inTx(db, async (tx) => {
     await clearFullSums(tx);
     await writeCheckState(tx, {
