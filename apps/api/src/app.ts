@@ -31,7 +31,7 @@ import { kycOpsRoutes, kycRoutes } from './modules/kyc/index.ts';
 import { listingOpsRoutes, listingRoutes, startTradeListCache } from './modules/listings/index.ts';
 import { installMetrics } from './modules/metrics/index.ts';
 import { createPushNetwork, type PushNetwork } from './modules/notifications/index.ts';
-import { operatorOpsRoutes } from './modules/operators/index.ts';
+import { operatorOpsRoutes, startLedgerCheckJob } from './modules/operators/index.ts';
 import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from './modules/orders/index.ts';
 import { pricesRoutes } from './modules/prices/index.ts';
 import { recordRoutes } from './modules/records/index.ts';
@@ -161,8 +161,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   // effect of registering a route file. The chain keys first: wallets (and the demo seed) derive deposit
   // addresses through them; in production a missing XPUB_<COIN> stops the start here.
   installChainKeys(resolveChainKeys(config, app.log));
-  // The orders module's escrow invariants join the ledger check (GET /ops/api/v1/ledger/check, the tests).
-  deps.invariants.push(...escrowInvariants);
+  // The ledger check job with the orders module's escrow invariants (GET /ops/api/v1/ledger/check, the tests).
+  startLedgerCheck(app, deps);
   await app.register(walletRoutes, deps);
   await app.register(listingRoutes, deps);
   await app.register(orderRoutes, deps);
@@ -194,6 +194,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   if (!opts.skipStartupTasks) await runStartupTasks(deps, app.log);
   return app as unknown as App;
+}
+
+/**
+ * The orders module's escrow invariants join the ledger check, which runs as a job on the instance holding its
+ * lease (issue 27); the endpoint answers the job's stored result. Closing the app stops it.
+ */
+function startLedgerCheck(app: FastifyInstance, deps: AppDeps): void {
+  deps.invariants.push(...escrowInvariants);
+  const lc = deps.config.ledgerCheck;
+  const job = { ...lc, fullEveryMs: lc.fullHours * 3_600_000, budgetMs: Math.max(1000, lc.intervalMs / 2) };
+  app.addHook('onClose', startLedgerCheckJob(deps.db, deps.invariants, job, app.log));
 }
 
 /** Fastify's own options: the redacting logger, request ids, the body limit, the proxy hops, the close policy. */

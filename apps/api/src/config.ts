@@ -137,6 +137,10 @@ const schema = z.object({
   RETENTION_YEARS: z.coerce.number().int().min(1).max(50).default(5),
   RETENTION_JOB_INTERVAL_MS: int(3_600_000),
   RETENTION_BATCH: z.coerce.number().int().min(1).default(50),
+  LEDGER_CHECK_INTERVAL_MS: int(15_000),
+  LEDGER_CHECK_FULL_HOURS: int(24),
+  LEDGER_CHECK_SETTLE_MS: int(10_000),
+  LEDGER_CHECK_CHUNK: z.coerce.number().int().min(1).default(200_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...TRUST_ENV,
 });
@@ -270,6 +274,12 @@ export interface Config {
    * its lease, `batch` memberships (and 20 x batch old login attempts) a run.
    */
   retention: { years: number; jobIntervalMs: number; batch: number };
+  /**
+   * The ledger check job (issue 27, DECISIONS §4): a tick every `intervalMs` (0 = never: tests run it by hand) on
+   * the instance holding the `ledger-check` lease; a full pass every `fullHours` (0 = only when asked); posting
+   * ids are final `settleMs` after they were seen; `chunk` posting ids per chunk.
+   */
+  ledgerCheck: { intervalMs: number; fullHours: number; settleMs: number; chunk: number };
   /**
    * Send parameterized statements to PostgreSQL as named prepared statements (db/prepared.ts). Off for a
    * pooler in transaction mode that does not track prepared statements.
@@ -487,6 +497,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       years: e.RETENTION_YEARS,
       jobIntervalMs: e.RETENTION_JOB_INTERVAL_MS,
       batch: e.RETENTION_BATCH,
+    },
+    ledgerCheck: {
+      intervalMs: e.LEDGER_CHECK_INTERVAL_MS,
+      fullHours: e.LEDGER_CHECK_FULL_HOURS,
+      settleMs: e.LEDGER_CHECK_SETTLE_MS,
+      chunk: e.LEDGER_CHECK_CHUNK,
     },
     pgPreparedStatements: e.PG_PREPARED_STATEMENTS,
     jwtSecret: e.JWT_SECRET,

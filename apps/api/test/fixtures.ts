@@ -1,7 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Coin, Role } from '@p2p/contract';
 import { toUnits } from '@p2p/contract';
-import { movements, post } from '../src/ledger/index.ts';
+import {
+  type LedgerCheckOptions,
+  ledgerCheckTick,
+  movements,
+  post,
+  requestFullCheck,
+  type TickOutcome,
+} from '../src/ledger/index.ts';
 import { hashPassword, openSession } from '../src/modules/identity/index.ts';
 import { grantKycLevel } from '../src/modules/kyc/index.ts';
 import { createWallet } from '../src/modules/wallets/index.ts';
@@ -105,4 +112,18 @@ export async function fundMember(t: TestApp, memberId: number, coin: Coin, amoun
 /** Creates the member's wallet of `coin` through the real createWallet (derived deposit address). */
 export async function createWalletFor(t: TestApp, memberId: number, coin: Coin) {
   return createWallet(t.app.deps.db, memberId, coin);
+}
+
+/**
+ * Runs the ledger check job by hand to its end (issue 27): the incremental pass over every posting so far and,
+ * with `full`, a whole full pass; `o` overrides the options (a small chunk and a zero budget make one chunk a tick).
+ */
+export async function runLedgerCheck(
+  t: TestApp,
+  full = true,
+  o: Partial<LedgerCheckOptions> = {},
+): Promise<TickOutcome> {
+  if (full) await requestFullCheck(t.app.deps.db);
+  const opts = { settleMs: 0, chunk: 1000, budgetMs: Number.POSITIVE_INFINITY, fullEveryMs: 0, ...o };
+  return ledgerCheckTick(t.app.deps.db, t.app.deps.invariants, opts);
 }

@@ -62,6 +62,8 @@ export async function createTestApp(
     // DECISIONS §19's 1원 check, withdrawal hold and Travel Rule are off where a test is not about them; their
     // own tests (modules/bank, wallets/holds, wallets/travel-rule, e2e/bank) pass the production defaults.
     ...TRUST_OFF,
+    // the ledger check job: a test runs its ticks by hand (ledgerCheckTick)
+    LEDGER_CHECK_INTERVAL_MS: '0',
     ...env,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
   });

@@ -95,10 +95,28 @@ export type OpsAuditEntry = z.infer<typeof opsAuditEntry>;
 
 /** GET /ops/api/v1/ledger/check answer: every invariant violation found (DECISIONS §4). */
 export const opsLedgerCheck = z.object({
+  /** No open problem: none found since the last full pass began (issue 27: the stored result, never a scan). */
   ok: z.boolean(),
   problems: z.array(z.string()),
-  checkedAt: z.string(),
+  /** When the last pass (incremental or full) ended; null before the job first ran. */
+  checkedAt: z.string().nullable(),
+  /** When the last full pass ended; null before the first. */
+  lastFullAt: z.string().nullable(),
+  /** Postings with an id up to this one are verified. */
+  verifiedThrough: z.number().int(),
+  /** What the verified part holds (accounts as of the last full pass). */
   counts: z.object({ accounts: z.number().int(), entries: z.number().int(), postings: z.number().int() }),
+  /** An operator asked for a full pass that has not started yet. */
+  fullRequested: z.boolean(),
+  /** The full pass running now: postings (0, through] to verify, done up to position; progress 0..1. */
+  fullPass: z
+    .object({
+      startedAt: z.string().nullable(),
+      through: z.number().int(),
+      position: z.number().int(),
+      progress: z.number(),
+    })
+    .nullable(),
   /**
    * DECISIONS §18: per coin with a node, what the ledger says the platform holds on chain (minus `chain:<COIN>`)
    * against what its addresses hold (hot + deposit addresses), coin decimal strings; `difference` = onChain -

@@ -1,5 +1,13 @@
 export { type AccountRef, account, ensureAccount } from './accounts.ts';
 export { checkLedger, type Invariant, type LedgerCheckResult } from './check.ts';
+export {
+  type LedgerCheckOptions,
+  ledgerCheckTick,
+  requestFullCheck,
+  type StoredLedgerCheck,
+  storedLedgerCheck,
+  type TickOutcome,
+} from './check-job.ts';
 export type { EntryKind, ListingRelease } from './entries.ts';
 export {
   assertBalanced,

@@ -8,12 +8,30 @@ import { listenChannel } from '../../db/listen.ts';
  */
 export const EVENT_CHANNEL = 'trade_room';
 
-/** One committed live event: its backlog id, its member (null = every operator), its name and data. */
+/**
+ * One committed live event: its backlog id, its member (null = every operator), its name and data. A `change`
+ * (031_ledger_check_job_one_event.sql: one row per order state change however many are told) carries its parts in
+ * `data.parts` ({m: member id | null, t: name, d: data}); `partsOf` unfolds it.
+ */
 export interface LiveEvent {
   id: number;
   memberId: number | null;
-  type: 'order' | 'message' | 'notification' | 'ops' | 'transfer';
+  type: 'order' | 'message' | 'notification' | 'ops' | 'transfer' | 'change';
   data: Record<string, unknown>;
+}
+
+/** A part of a `change` row as stored: m = the member told (null = every operator), t = event name, d = data. */
+interface StoredPart {
+  m: number | null;
+  t: Exclude<LiveEvent['type'], 'change'>;
+  d: Record<string, unknown>;
+}
+
+/** The events a row stands for: a `change` unfolded into its parts (each with the row's id), else the row itself. */
+export function partsOf(e: LiveEvent): LiveEvent[] {
+  if (e.type !== 'change') return [e];
+  const parts = (e.data.parts ?? []) as StoredPart[];
+  return parts.map((p) => ({ id: e.id, memberId: p.m === null ? null : Number(p.m), type: p.t, data: p.d }));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
 import { liveSessions } from '../identity/index.ts';
-import type { LiveEvent, SessionEnd } from './bus.ts';
+import { type LiveEvent, partsOf, type SessionEnd } from './bus.ts';
 import { eventKnownTo, eventsAfter, latestEventId } from './repo.ts';
 
 /** Bytes a stream may have queued in its socket before it counts as stalled and is closed (it resumes). */
@@ -37,6 +37,7 @@ class Stream {
     readonly onClose: () => void,
   ) {}
 
+  /** Whether this stream may see one (unfolded) event. */
   sees(e: LiveEvent): boolean {
     return e.memberId === this.memberId || (e.memberId === null && this.operator);
   }
@@ -56,7 +57,12 @@ class Stream {
     this.recent.push(e.id);
     if (this.recent.length > RECENT_IDS) this.recent.shift();
     if (e.id > this.lastId) this.lastId = e.id;
-    this.send(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify(e.data)}\n\n`);
+    // a `change` row is several events, each with the row's id: only the ones meant for this stream go out
+    let chunk = '';
+    for (const p of partsOf(e)) {
+      if (this.sees(p)) chunk += `id: ${e.id}\nevent: ${p.type}\ndata: ${JSON.stringify(p.data)}\n\n`;
+    }
+    if (chunk) this.send(chunk);
   }
 
   send(chunk: string): void {
@@ -133,11 +139,23 @@ export class EventHub {
 
   /** Delivers a committed event to the streams that may see it. */
   deliver(e: LiveEvent): void {
-    if (e.memberId !== null) {
-      for (const s of this.byMember.get(e.memberId) ?? []) s.push(e);
+    if (e.type !== 'change') {
+      if (e.memberId !== null) {
+        for (const s of this.byMember.get(e.memberId) ?? []) s.push(e);
+        return;
+      }
+      for (const s of this.all()) if (s.sees(e)) s.push(e);
       return;
     }
-    for (const s of this.all()) if (s.sees(e)) s.push(e);
+    // one row for every party told: each stream gets it once and writes the parts meant for it
+    const told = new Set<Stream>();
+    let operators = false;
+    for (const p of partsOf(e)) {
+      if (p.memberId === null) operators = true;
+      else for (const s of this.byMember.get(p.memberId) ?? []) told.add(s);
+    }
+    if (operators) for (const s of this.all()) if (s.operator) told.add(s);
+    for (const s of told) s.push(e);
   }
 
   /**

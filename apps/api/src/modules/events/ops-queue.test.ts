@@ -12,8 +12,12 @@ afterAll(() => t.close());
 
 /** The kinds of the operators' queue events (member_id null) written since `afterId`. */
 async function opsKinds(afterId: number): Promise<string[]> {
-  const r = await sql<{ kind: string }>`select data->>'kind' as kind from member_events
-    where member_id is null and type = 'ops' and id > ${afterId} order by id`.execute(t.app.deps.db);
+  // an order's operators' event rides in its `change` row (one row per state change, 031)
+  const r = await sql<{ kind: string }>`select d->>'kind' as kind from member_events e,
+    lateral (select e.data as d where e.type = 'ops'
+             union all select p->'d' from jsonb_array_elements(case when e.type = 'change' then e.data->'parts'
+               else '[]'::jsonb end) p where p->>'t' = 'ops' and p->'m' = 'null'::jsonb) x
+    where e.member_id is null and e.id > ${afterId} order by e.id`.execute(t.app.deps.db);
   return r.rows.map((x) => x.kind);
 }
 async function lastEventId(): Promise<number> {
@@ -47,5 +51,29 @@ describe('operator queue events (DECISIONS §12: the console updates live)', () 
     });
     expect(w.status, JSON.stringify(w.body)).toBe(200);
     expect(await opsKinds(from)).toContain('WITHDRAWAL_PENDING');
+  });
+
+  it('one order state change is one live-event row and one NOTIFY, however many are told (issue 27)', async () => {
+    const op = await operator(t);
+    const { buyer, seller, id } = await btcMarket(t, op);
+    const from = await lastEventId();
+    const order = await placeOrder(t, buyer, buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id));
+    expect(order.status).toBe(200);
+    const r = await sql<{ type: string; members: string[] | null; parts: { m: number | null; t: string }[] }>`
+      select type, members::text[] as members, data->'parts' as parts from member_events where id > ${from}`.execute(
+      t.app.deps.db,
+    );
+    expect(r.rows).toHaveLength(1);
+    const row = r.rows[0];
+    expect(row?.type).toBe('change');
+    expect(row?.members).toEqual([String(buyer.id), String(seller.id)]);
+    expect(row?.parts.map((p) => [p.m, p.t])).toEqual([
+      [buyer.id, 'order'],
+      [buyer.id, 'message'],
+      [seller.id, 'order'],
+      [seller.id, 'message'],
+      [seller.id, 'notification'],
+      [null, 'ops'],
+    ]);
   });
 });

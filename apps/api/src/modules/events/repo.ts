@@ -9,15 +9,19 @@ import type { LiveEvent } from './bus.ts';
  * write `member_events` themselves; the hub reads the backlog and the routes prune it through the rest.
  */
 
-/** Records one `message` event {orderId} for each of an order's two parties (the buyer and the seller). */
+/**
+ * Records one `message` event {orderId} for each of an order's two parties (the buyer and the seller): one
+ * `change` row and one NOTIFY for both.
+ */
 export async function recordMessageEvents(
   tx: Tx,
   orderId: number,
   buyerId: number,
   sellerId: number,
 ): Promise<void> {
-  await sql`insert into member_events (member_id, type, data)
-    select p, 'message', jsonb_build_object('orderId', ${orderId}::bigint)
+  await sql`insert into member_events (member_id, members, type, data)
+    select null, array[${buyerId}::bigint, ${sellerId}::bigint], 'change', jsonb_build_object('parts',
+      jsonb_agg(jsonb_build_object('m', p, 't', 'message', 'd', jsonb_build_object('orderId', ${orderId}::bigint))))
     from unnest(array[${buyerId}::bigint, ${sellerId}::bigint]) p`.execute(tx);
 }
 
@@ -35,10 +39,12 @@ export interface EventReader {
   operator: boolean;
 }
 
+// A `change` row (member_id null) lists the members it tells in `members`; operators read it too (its parts for
+// every operator) and the hub keeps only the parts meant for each stream.
 const visibleTo = (r: EventReader) =>
   r.operator
     ? sql<boolean>`(member_id = ${r.memberId} or member_id is null)`
-    : sql<boolean>`member_id = ${r.memberId}`;
+    : sql<boolean>`(member_id = ${r.memberId} or members @> array[${r.memberId}::bigint])`;
 
 /** The newest event id of the backlog (0 when empty). */
 export async function latestEventId(db: DbOrTx): Promise<number> {

@@ -5,7 +5,9 @@ import type { CreatedAt } from '../../db/schema.ts';
 export interface MemberEventsTable {
   id: Generated<number>;
   member_id: number | null;
-  type: 'order' | 'message' | 'notification' | 'ops' | 'transfer';
+  /** A `change` row's members told (031); null on a row for member_id alone. */
+  members: ColumnType<number[] | null, number[] | null | undefined, never>;
+  type: 'order' | 'message' | 'notification' | 'ops' | 'transfer' | 'change';
   data: ColumnType<Record<string, unknown>, string, string>;
   created_at: CreatedAt;
 }

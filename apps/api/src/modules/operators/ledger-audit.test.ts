@@ -1,7 +1,7 @@
 import type { OpsAuditEntry } from '@p2p/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
+import { createMember, type FixtureMember, fundMember, runLedgerCheck } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { audit } from '../audit/index.ts';
 
@@ -82,6 +82,7 @@ describe('GET /ops/api/v1/ledger/check', () => {
     const m = await createMember(t);
     await fundMember(t, m.id, 'BTC', '1.5');
     await fundMember(t, m.id, 'XRP', '250');
+    await runLedgerCheck(t);
     const clean = await t.call<Check>('GET', '/ops/api/v1/ledger/check', { token: op.token });
     expect(clean.status).toBe(200);
     expect(clean.body.returnData.ok).toBe(true);
@@ -100,6 +101,7 @@ describe('GET /ops/api/v1/ledger/check', () => {
       t.app.deps.db,
     );
     try {
+      await runLedgerCheck(t);
       const broken = await t.call<Check>('GET', '/ops/api/v1/ledger/check', { token: op.token });
       expect(broken.status).toBe(200);
       expect(broken.body.returnData.ok).toBe(false);
@@ -114,6 +116,9 @@ describe('GET /ops/api/v1/ledger/check', () => {
         t.app.deps.db,
       );
     }
+    await runLedgerCheck(t);
+    const healed = await t.call<Check>('GET', '/ops/api/v1/ledger/check', { token: op.token });
+    expect(healed.body.returnData.ok).toBe(true);
     await t.assertLedger();
   });
 });

@@ -5,8 +5,9 @@ import type {
   OrderHistoryItem,
   SellOrderDetail,
 } from '@p2p/contract';
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../errors/index.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { type Page, toPage } from '../../http/page.ts';
@@ -22,8 +23,15 @@ import { toBuyOrderDetail, toHistoryItem, toSellOrderDetail } from './views.ts';
  * modules' contract, and this is the one place outside them that names them.
  */
 export function orderWithParties(db: DbOrTx) {
-  return db
-    .selectFrom('buy_orders as o')
+  return withParties(db.selectFrom('buy_orders as o'));
+}
+
+/** A buy-order row source named `o`: the table, or the rows an insert returns (repo.ts insertBuyOrder). */
+export type OrderSource = SelectQueryBuilder<DB & { o: DB['buy_orders'] }, 'o', Record<never, never>>;
+
+/** The joins and columns of orderWithParties over any order source. */
+export function withParties(from: OrderSource) {
+  return from
     .innerJoin('sell_listings as l', 'l.id', 'o.listing_id')
     .innerJoin('wallets as w', 'w.id', 'l.wallet_id')
     .innerJoin('members as s', 's.id', 'o.seller_id')

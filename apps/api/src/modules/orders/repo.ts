@@ -8,6 +8,7 @@ import {
 import { type InsertObject, sql } from 'kysely';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
+import { type OrderRow, type OrderSource, withParties } from './queries.ts';
 import type { OrderParty } from './tables.ts';
 
 /**
@@ -47,10 +48,16 @@ export async function orderParties(tx: DbOrTx, orderId: number) {
     .executeTakeFirst();
 }
 
-/** Inserts a REQUESTED buy order; returns its id. Throws the database's unique violation as is. */
-export async function insertBuyOrder(tx: Tx, values: InsertObject<DB, 'buy_orders'>): Promise<number> {
-  const row = await tx.insertInto('buy_orders').values(values).returning('id').executeTakeFirstOrThrow();
-  return row.id;
+/**
+ * Inserts a REQUESTED buy order and answers its view (orderWithParties' row) from the same statement. Throws the
+ * database's unique violation as is.
+ */
+export async function insertBuyOrder(tx: Tx, values: InsertObject<DB, 'buy_orders'>): Promise<OrderRow> {
+  // Issue 27: the order view folded into the insert (one statement): the returned row joined to its parties.
+  const from = tx
+    .with('ins', (q) => q.insertInto('buy_orders').values(values).returningAll())
+    .selectFrom('ins as o') as unknown as OrderSource;
+  return withParties(from).executeTakeFirstOrThrow();
 }
 
 /**

@@ -16,7 +16,7 @@ import { assertNotBlocked } from '../blocks/index.ts';
 import { requireKycLevel } from '../kyc/index.ts';
 import { listingForPurchase, lockListing, takeListingQty } from '../listings/index.ts';
 import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer, OrdersDue } from './buyer-limits.ts';
-import { orderWithDue } from './queries.ts';
+import { type OrderRow, orderWithDue } from './queries.ts';
 import { insertBuyOrder, krwTradedLastDay, paymentDeadline } from './repo.ts';
 import { checkReserve } from './reserve.ts';
 import { settleDueFor } from './timers.ts';
@@ -156,10 +156,10 @@ export async function createBuyOrder(
   // the limits and the phone check are then decided once, under the buyer's row lock. The transaction finds
   // them (OrdersDue) and the order is placed again after they are settled; a third round goes on with what
   // it finds (orders that fell due meanwhile are settled by the timers, as they were before this check).
-  let orderId: number | undefined;
-  for (let round = 1; orderId === undefined; round++) {
+  let placed: OrderRow | undefined;
+  for (let round = 1; placed === undefined; round++) {
     try {
-      orderId = await place(round < 3);
+      placed = await place(round < 3);
     } catch (err) {
       if (err instanceof OrdersDue) {
         await settleDueFor(db, buyerId);
@@ -170,5 +170,5 @@ export async function createBuyOrder(
       throw err;
     }
   }
-  return buyOrderView(db, orderId);
+  return toBuyOrderCreated(placed);
 }

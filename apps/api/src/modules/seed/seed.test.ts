@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { COINS, type TradeListing, type Wallet } from '@p2p/contract';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember } from '../../../test/fixtures.ts';
+import { createMember, runLedgerCheck } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { shouldSeedDemo } from '../../startup.ts';
 import { DEMO_MEMBERS } from './demo-data.ts';
@@ -86,8 +86,16 @@ describe('demo seed (SEED_DEMO=1)', () => {
     const my = await t.call<{ bankName: string | null }>('GET', '/my', { token: buyer });
     expect(my.body.returnData.bankName).toBe('신한은행');
     const op = await login(t, 'operator', opPassword);
-    const check = await t.call<{ ok: boolean }>('GET', '/ops/api/v1/ledger/check', { token: op });
+    await runLedgerCheck(t);
+    const check = await t.call<{ ok: boolean; counts: { postings: number } }>(
+      'GET',
+      '/ops/api/v1/ledger/check',
+      {
+        token: op,
+      },
+    );
     expect(check.body.returnData.ok).toBe(true);
+    expect(check.body.returnData.counts.postings).toBeGreaterThan(0);
   });
 
   it('prints every credential in one log record', () => {

@@ -1,7 +1,7 @@
 import type { AppDeps } from '../../deps.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import { registerChatRoutes } from '../chat/index.ts';
-import { EventHub, pruneEvents, registerEventRoutes, startEventBus } from '../events/index.ts';
+import { EventHub, partsOf, pruneEvents, registerEventRoutes, startEventBus } from '../events/index.ts';
 import { createSms } from '../identity/index.ts';
 import { registerPauseRoutes } from '../listings/index.ts';
 import {
@@ -36,8 +36,11 @@ export default async function tradeRoomRoutes(app: FastifyZod, deps: AppDeps): P
   const bus = await startEventBus(deps.dbh, app.log);
   bus.subscribe((e) => {
     hub.deliver(e);
-    if (e.type === 'notification' && typeof e.data.id === 'number') {
-      dispatcher.dispatch(e.data.id).catch((err) => app.log.warn({ err }, 'notification dispatch failed'));
+    // a notification comes as its own event or as a part of an order's `change` row
+    for (const p of partsOf(e)) {
+      if (p.type === 'notification' && typeof p.data.id === 'number') {
+        dispatcher.dispatch(p.data.id).catch((err) => app.log.warn({ err }, 'notification dispatch failed'));
+      }
     }
   });
   // DECISIONS §21: a session revoked on any instance ends its streams on this one.

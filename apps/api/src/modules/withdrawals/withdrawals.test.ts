@@ -2,7 +2,7 @@ import { type OpsWithdrawal, type Transfer, toSignedUnits, type Wallet } from '@
 import { type Address, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMember, type FixtureMember } from '../../../test/fixtures.ts';
+import { createMember, type FixtureMember, runLedgerCheck } from '../../../test/fixtures.ts';
 import { createTestApp, onPostgres, type TestApp } from '../../../test/helpers.ts';
 import { type InterimSigner, interimSigner, TEST_XPUB_ETH } from '../../../test/interim-signer.ts';
 import { type Anvil, startAnvil } from '../../../test/nodes.ts';
@@ -213,6 +213,7 @@ describe('ETH withdrawals on Anvil', () => {
       ok: boolean;
       chains?: { coinCode: string; ledger: string; onChain: string | null; difference: string | null }[];
     };
+    await runLedgerCheck(t);
     const r = await t.call<Check>('GET', '/ops/api/v1/ledger/check', { token: op.token });
     expect(r.status).toBe(200);
     expect(r.body.returnData.ok).toBe(true);

@@ -7,7 +7,6 @@ import { Modal } from '../../../components/ui/Modal';
 import ui from '../../../components/ui/ui.module.css';
 import { errorText, fieldText } from '../../../lib/errors';
 import { notify } from '../../../lib/toast';
-import { ledgerCheckQueryOptions } from '../api/ledger';
 import { opsQueryRoot } from '../api/query-root';
 import s from '../ops.module.css';
 
@@ -69,12 +68,8 @@ export function ConfirmDialog({ action, onDone }: { action: PendingAction; onDon
     try {
       const message = await action.run(trimmed);
       notify.success(message);
-      // every console query but the ledger check, which runs only on demand (it reads every account)
-      const ledger = ledgerCheckQueryOptions(false).queryKey;
-      await queryClient.invalidateQueries({
-        queryKey: opsQueryRoot,
-        predicate: (q) => q.queryKey[1] !== ledger[1],
-      });
+      // every console query: the ledger check is the job's stored result now (one row)
+      await queryClient.invalidateQueries({ queryKey: opsQueryRoot });
       onDone();
     } catch (err) {
       const text = errorText(err, 'ops:errors.generic', 'ops');

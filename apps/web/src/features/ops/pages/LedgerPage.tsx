@@ -1,34 +1,35 @@
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format-time';
-import { useLedgerCheck } from '../api/ledger';
+import { useLedgerCheck, useRequestFullCheck } from '../api/ledger';
 import { PageTitle } from '../components/Table';
 import s from '../ops.module.css';
 
 /**
- * /ops/ledger: runs the ledger invariants (DECISIONS §4: every coin sums to zero, no member account
- * negative, escrow equals what listings and live orders hold) and shows the result: balanced, or each
- * problem found, with the counts checked.
+ * /ops/ledger: the last result of the ledger check job (issue 27, DECISIONS §4: every entry and coin sums to
+ * zero, every balance equals its postings, no member account negative, escrow equals what listings and live
+ * orders hold): balanced or each open problem, when it was checked, the last full pass and the one running
+ * (its progress). The button asks the job for a full pass; the check itself never runs in the request.
  */
 export default function LedgerPage() {
   const { t } = useTranslation(['ops']);
-  const [started, setStarted] = useState(false);
-  const check = useLedgerCheck(started);
-  const run = () => (started ? void check.refetch() : setStarted(true));
+  const check = useLedgerCheck();
+  const full = useRequestFullCheck();
   const r = check.data;
+  const busy = full.isPending || Boolean(r?.fullRequested || r?.fullPass);
+  const failure = check.error ?? full.error;
   return (
     <>
       <PageTitle title={t('ops:ledger.title')} sub={t('ops:ledger.sub')}>
-        <Button onClick={run} disabled={check.isFetching} data-testid="ledger-run">
-          {check.isFetching ? t('ops:ledger.running') : t('ops:ledger.run')}
+        <Button onClick={() => full.mutate()} disabled={busy} data-testid="ledger-run">
+          {busy ? t('ops:ledger.running') : t('ops:ledger.run')}
         </Button>
       </PageTitle>
-      {check.isError && (
+      {failure && (
         <p className={s.failure} role="alert">
-          {errorText(check.error, 'ops:errors.generic', 'ops')}
+          {errorText(failure, 'ops:errors.generic', 'ops')}
         </p>
       )}
       {r && (
@@ -51,8 +52,20 @@ export default function LedgerPage() {
             </div>
             <div>
               <dt>{t('ops:ledger.checkedAt')}</dt>
-              <dd>{formatTime(r.checkedAt)}</dd>
+              <dd data-testid="ledger-checked-at">
+                {r.checkedAt ? formatTime(r.checkedAt) : t('ops:ledger.never')}
+              </dd>
             </div>
+            <div>
+              <dt>{t('ops:ledger.lastFullAt')}</dt>
+              <dd>{r.lastFullAt ? formatTime(r.lastFullAt) : t('ops:ledger.never')}</dd>
+            </div>
+            {r.fullPass && (
+              <div>
+                <dt>{t('ops:ledger.fullProgress')}</dt>
+                <dd data-testid="ledger-progress">{Math.floor(r.fullPass.progress * 100)}%</dd>
+              </div>
+            )}
           </dl>
           {r.problems.length > 0 && (
             <ul className={s.problems} data-testid="ledger-problems">
@@ -63,7 +76,6 @@ export default function LedgerPage() {
           )}
         </Card>
       )}
-      {!r && !check.isFetching && <p className={s.muted}>{t('ops:ledger.notRun')}</p>}
     </>
   );
 }
