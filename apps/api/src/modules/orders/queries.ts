@@ -6,6 +6,7 @@ import type {
   SellOrderDetail,
 } from '@p2p/contract';
 import { sql } from 'kysely';
+import { cappedCount } from '../../db/capped-count.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors/index.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
@@ -136,21 +137,21 @@ export async function orderHistory(
   const col = side === 'buyer' ? 'o.buyer_id' : 'o.seller_id';
   let rows = orderWithParties(db).where(col, '=', memberId);
   if (cursor) rows = rows.where('o.id', '<', cursor.id);
-  const [list, count] = await Promise.all([
+  const [list, total] = await Promise.all([
     rows
       .orderBy('o.id', 'desc')
       .limit(q.size + 1)
       .execute(),
-    db
-      .selectFrom('buy_orders')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where(side === 'buyer' ? 'buyer_id' : 'seller_id', '=', memberId)
-      .executeTakeFirstOrThrow(),
+    // a busy member's history is tens of thousands of orders: counted up to the cap (issue 27)
+    cappedCount(
+      db,
+      db.selectFrom('buy_orders').where(side === 'buyer' ? 'buyer_id' : 'seller_id', '=', memberId),
+    ),
   ]);
   return toPage(
     list,
     q.size,
-    Number(count.n),
+    total,
     (r) => toHistoryItem(r, side === 'seller'),
     (r) => encodeCursor(scope, { key: null, id: r.id }),
   );
@@ -185,19 +186,13 @@ export async function sellOrderDetail(db: Db, sellerId: number, orderId: number)
  */
 export async function myOrderCounts(db: Db, memberId: number): Promise<MyOrderCounts> {
   await settleDueFor(db, memberId);
-  const r = await db
-    .selectFrom('buy_orders')
-    .select((eb) => [
-      eb.fn
-        .countAll<string>()
-        .filterWhere((w) => w.and([w('seller_id', '=', memberId), w('status', 'in', ['REQUESTED', 'PAID'])]))
-        .as('seller'),
-      eb.fn
-        .countAll<string>()
-        .filterWhere((w) => w.and([w('buyer_id', '=', memberId), w('status', '=', 'REQUESTED')]))
-        .as('buyer'),
-    ])
-    .where((eb) => eb.or([eb('seller_id', '=', memberId), eb('buyer_id', '=', memberId)]))
-    .executeTakeFirstOrThrow();
-  return { sellerWaiting: Number(r.seller), buyerWaiting: Number(r.buyer) };
+  // Two counts, each on its side's partial index of waiting orders (issue 27): an OR over buyer and seller
+  // read every order a busy member ever had.
+  const r = await sql<{ seller: string; buyer: string }>`
+    select (select count(*) from buy_orders
+              where seller_id = ${memberId} and status in ('REQUESTED', 'PAID')) as seller,
+           (select count(*) from buy_orders
+              where buyer_id = ${memberId} and status = 'REQUESTED') as buyer`.execute(db);
+  const row = r.rows[0];
+  return { sellerWaiting: Number(row?.seller ?? 0), buyerWaiting: Number(row?.buyer ?? 0) };
 }
