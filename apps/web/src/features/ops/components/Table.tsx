@@ -74,7 +74,8 @@ interface PagerProps {
 /** A list's total as shown: the count, or "10,000+" when the API stopped counting at its cap (issue 27). */
 export function totalLabel(page: Page<unknown> | undefined): string {
   if (!page) return '0';
-  return page.totalCapped ? `${page.totalCount.toLocaleString('en-US')}+` : String(page.totalCount);
+  const n = page.totalCount.toLocaleString('en-US');
+  return page.totalCapped ? `${n}+` : n;
 }
 
 /** Previous / next over a keyset list, with the page number and the total count of rows. */
