@@ -85,6 +85,7 @@ const schema = z.object({
   BUYER_CANCELS_PER_DAY: z.coerce.number().int().min(1).default(3),
   ORDER_TIMER_INTERVAL_MS: int(10_000),
   TRADE_LIST_CACHE_MS: int(1_000),
+  BEST_LISTINGS_REFRESH_MS: int(60_000),
   RESERVES_SNAPSHOT_HOURS: int(24),
   PG_PREPARED_STATEMENTS: bool.default(true),
   JWT_SECRET: z.string().min(32).optional(),
@@ -266,6 +267,8 @@ export interface Config {
    * bounds how stale an answer can be if a notification is lost. 0 = no cache.
    */
   tradeListCacheMs: number;
+  /** How often the home carousel's figures are rewritten (listings/best-listings.ts, issue 27); 0 = never. */
+  bestListingsRefreshMs: number;
   /** DECISIONS §20: hours between the automatic proof-of-reserves snapshots of each coin; 0 = only on request. */
   reservesSnapshotHours: number;
   /**
@@ -492,6 +495,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     tradeFeeBps: e.TRADE_FEE_BPS,
     orders: ordersConfig(e),
     tradeListCacheMs: e.TRADE_LIST_CACHE_MS,
+    bestListingsRefreshMs: e.BEST_LISTINGS_REFRESH_MS,
     reservesSnapshotHours: e.RESERVES_SNAPSHOT_HOURS,
     retention: {
       years: e.RETENTION_YEARS,

@@ -22,9 +22,21 @@ export const errorEnvelope = z.object({
     .nullable(),
 });
 
+/**
+ * Where a list's total stops being counted (issue 27): past it `totalCount` is this number and `totalCapped`
+ * is true, shown as "10,000+". Counting a long history exactly would read all of it on every page.
+ */
+export const TOTAL_COUNT_CAP = 10_000;
+
 /** A page of a keyset-paginated list (SPEC §3 "List responses"). */
 export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ list: z.array(item), nextCursor: z.string().nullable(), totalCount: z.number().int() });
+  return z.object({
+    list: z.array(item),
+    nextCursor: z.string().nullable(),
+    totalCount: z.number().int(),
+    /** True when there are more than TOTAL_COUNT_CAP rows: `totalCount` is then the cap, not the count. */
+    totalCapped: z.boolean().optional(),
+  });
 }
 
 /** The shape `pageOf(item)` validates, for code that builds or reads a page of `T`. */
@@ -32,4 +44,6 @@ export interface Page<T> {
   list: T[];
   nextCursor: string | null;
   totalCount: number;
+  /** True when the total passed TOTAL_COUNT_CAP (`totalCount` is the cap); absent or false otherwise. */
+  totalCapped?: boolean;
 }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
@@ -76,6 +77,19 @@ function markConnectFailed(err: unknown): unknown {
 }
 
 /**
+ * A PGlite instance in memory (from `loadDataDir` when given) or under `<dataDir>/pglite`, with pg_trgm loaded:
+ * the operator member search's trigram index (migration 030) as on PostgreSQL.
+ */
+function newPglite(opts: { dataDir: string; inMemory?: boolean; loadDataDir?: Blob }): PGlite {
+  const extensions = { pg_trgm };
+  if (opts.inMemory)
+    return new PGlite({ extensions, ...(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}) });
+  const dir = join(opts.dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  return new PGlite(dir, { extensions });
+}
+
+/**
  * Opens the database (DECISIONS §9): PostgreSQL when `databaseUrl` is set, else embedded PGlite under
  * `<dataDir>/pglite` (or in memory when `inMemory`). Both speak the same SQL and run the same migrations.
  */
@@ -133,14 +147,7 @@ export async function openDb(opts: {
       close: () => db.destroy(),
     };
   }
-  let client: PGlite;
-  if (opts.inMemory) {
-    client = new PGlite(opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
-  } else {
-    const dir = join(opts.dataDir, 'pglite');
-    mkdirSync(dir, { recursive: true });
-    client = new PGlite(dir);
-  }
+  const client = newPglite(opts);
   await client.waitReady;
   const db = new Kysely<DB>({ dialect: new PGliteDialect(client) });
   return {

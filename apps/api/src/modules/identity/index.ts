@@ -26,6 +26,8 @@ export {
   markMemberClosed,
   memberByNickname,
   pruneLoginAttempts,
+  pruneRefreshTokens,
+  pruneSmsCodes,
   purgeMemberIdentity,
 } from './repo-records.ts';
 export {

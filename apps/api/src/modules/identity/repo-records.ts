@@ -67,9 +67,42 @@ export async function pruneLoginAttempts(
   batch: number,
   asOf: Date,
 ): Promise<number> {
-  const r = await sql`delete from login_attempts where id in (
+  // id = any(array(...)): the batch's ids first, then one primary key probe each (issue 27); `id in (select ...)`
+  // planned a hash join over the whole table.
+  const r = await sql`delete from login_attempts where id = any(array(
       select id from login_attempts where at < ${asOf}::timestamptz - make_interval(days => ${days})
-      order by at limit ${batch})`.execute(db);
+      order by at limit ${batch}))`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/**
+ * Deletes up to `batch` SMS codes sent more than `days` days before `asOf` that no order names as its phone check
+ * (issue 27): signup, reset and phone-change codes, and codes never verified. A verified 'member' code may be an
+ * order's purchase check (buy_orders.purchase_check_id) and stays with it. Walks sms_codes_prunable_idx, which
+ * holds only the deletable ones, so a run never reads the kept ones. Returns how many.
+ */
+export async function pruneSmsCodes(db: DbOrTx, days: number, batch: number, asOf: Date): Promise<number> {
+  const r = await sql`delete from sms_codes where id = any(array(
+      select id from sms_codes
+      where (purpose <> 'member' or verified_at is null)
+        and created_at < ${asOf}::timestamptz - make_interval(days => ${days})
+      order by created_at limit ${batch}))`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}
+
+/**
+ * Deletes up to `batch` refresh tokens that expired more than `days` days before `asOf` (issue 27): a token past
+ * its end is refused anyway, whether rotated, revoked or not. Returns how many.
+ */
+export async function pruneRefreshTokens(
+  db: DbOrTx,
+  days: number,
+  batch: number,
+  asOf: Date,
+): Promise<number> {
+  const r = await sql`delete from refresh_tokens where id = any(array(
+      select id from refresh_tokens where expires_at < ${asOf}::timestamptz - make_interval(days => ${days})
+      order by expires_at limit ${batch}))`.execute(db);
   return Number(r.numAffectedRows ?? 0);
 }
 

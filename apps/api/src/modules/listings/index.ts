@@ -2,10 +2,11 @@
  * The listings module's front door: sell listings and their escrow, the trade list and its cache, the
  * sellers' track record, pause/resume, and its operator routes. Other modules import only this file.
  */
+export { startBestListingsJob } from './best-listings.ts';
 export { closeLocked } from './escrow.ts';
 export { listingOpsRoutes } from './ops-routes.ts';
 export { registerPauseRoutes } from './pause-routes.ts';
-export { hasActiveListing, listingForPurchase } from './queries.ts';
+export { hasActiveListing, listingForPurchase, refreshListingTrades } from './queries.ts';
 export {
   type LockedListing,
   lockListing,

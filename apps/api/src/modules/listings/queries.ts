@@ -7,7 +7,7 @@ import {
   type TradeListQuery,
 } from '@p2p/contract';
 import { sql } from 'kysely';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
 import { type Page, toPage } from '../../http/page.ts';
@@ -136,26 +136,52 @@ export async function tradeList(
 
 /**
  * The home carousel (SPEC §2 "/"): up to 10 listed listings with the most COMPLETED orders in the last
- * 7 days, then the newest. The count of `buy_orders` (the orders module's table) is a correlated subquery
- * of this one statement: a publicly cached read that would otherwise ask the orders module per card.
+ * 7 days, then the newest. The figures are the best listings job's (stats_listing_trades, best-listings.ts,
+ * refreshed every minute): a public read never counts orders (issue 27). Two short reads: the ranked ones by
+ * the figures' index, then the newest listed to fill up to 10.
  */
 export async function bestListings(db: DbOrTx): Promise<TradeListing[]> {
-  const rows = await withSeller(tradeBase(db, undefined))
+  const ranked = await withSeller(tradeBase(db, undefined))
+    .innerJoin('stats_listing_trades as s', 's.listing_id', 'l.id')
     .select(tradeColumns)
-    .select((eb) =>
-      eb
-        .selectFrom('buy_orders as o')
-        .select(eb.fn.countAll<number>().as('n'))
-        .whereRef('o.listing_id', '=', 'l.id')
-        .where('o.status', '=', 'COMPLETED')
-        .where('o.completed_at', '>', sql<Date>`now() - interval '7 days'`)
-        .as('trades'),
-    )
-    .orderBy('trades', 'desc')
+    .orderBy('s.trades', 'desc')
     .orderBy('l.id', 'desc')
     .limit(10)
     .execute();
-  return rows.map(toTradeListing);
+  if (ranked.length >= 10) return ranked.map(toTradeListing);
+  let newest = withSeller(tradeBase(db, undefined)).select(tradeColumns);
+  if (ranked.length > 0)
+    newest = newest.where(
+      'l.id',
+      'not in',
+      ranked.map((r) => r.id),
+    );
+  const rest = await newest
+    .orderBy('l.id', 'desc')
+    .limit(10 - ranked.length)
+    .execute();
+  return [...ranked, ...rest].map(toTradeListing);
+}
+
+/**
+ * Rewrites the best listings' figures (stats_listing_trades): per listing OPEN now, its COMPLETED orders of
+ * the last 7 days, one pass over that week's range of buy_orders_completed_idx. One instance at a time (a
+ * transaction advisory lock; another instance skips its turn). The count of `buy_orders` (the orders module's
+ * table) is read here, as the carousel did, so the figure stays one statement. True when this call rewrote them.
+ */
+export async function refreshListingTrades(db: Db): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const lock = await sql<{ got: boolean }>`
+      select pg_try_advisory_xact_lock(hashtext('stats_listing_trades')) as got`.execute(tx);
+    if (!lock.rows[0]?.got) return false;
+    await sql`delete from stats_listing_trades`.execute(tx);
+    await sql`insert into stats_listing_trades (listing_id, trades)
+      select o.listing_id, count(*) from buy_orders o
+      join sell_listings l on l.id = o.listing_id and l.status = 'OPEN'
+      where o.status = 'COMPLETED' and o.completed_at > now() - interval '7 days'
+      group by o.listing_id`.execute(tx);
+    return true;
+  });
 }
 
 /** GET /my/sell: the member's own listings of every status, newest first, cursor by id. */

@@ -21,6 +21,7 @@ import { assertPayoutAccount } from '../bank/index.ts';
 import { blockedIdsOf } from '../blocks/index.ts';
 import { requireStepUp } from '../identity/index.ts';
 import { requireKycLevel } from '../kyc/index.ts';
+import { startBestListingsJob } from './best-listings.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
 
@@ -68,6 +69,21 @@ async function tradeListAnswer(
 }
 
 /**
+ * GET /api/v1/sell-listings/best and its job. Public and the same for everyone: its own scope so the short
+ * public cache and ETag stay off the member routes around it (DECISIONS §13). Its figures are the best listings
+ * job's (issue 27), started here and stopped when the app closes.
+ */
+async function bestListingsRoute(pub: FastifyZod, deps: AppDeps): Promise<void> {
+  pub.addHook('onClose', startBestListingsJob(deps.db, deps.config.bestListingsRefreshMs, pub.log));
+  await publicCache(pub, BEST_LISTINGS_MAX_AGE_SEC);
+  pub.get(
+    '/api/v1/sell-listings/best',
+    { schema: { tags: ['market'], response: okResponse(z.array(tradeListing)) } },
+    async () => ok(await bestListings(deps.db)),
+  );
+}
+
+/**
  * Routes of the listings module (SPEC §7, DECISIONS §4, §10): sell listings, the trade list, the seller's
  * own listings; the operator's listing calls in ops-routes.ts (registered with the operator API), the seller's
  * pause and resume in pause-routes.ts. Buy orders are the orders module's.
@@ -75,7 +91,6 @@ async function tradeListAnswer(
 export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const { db } = deps;
   const member = deps.guards.requireMember;
-
   app.post(
     '/api/v1/sell-listings',
     {
@@ -104,16 +119,7 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
     async (request, reply) => tradeListAnswer(deps, request, reply, request.query),
   );
 
-  // Public and the same for everyone: its own scope so the short public cache and ETag stay off the member
-  // routes around it (DECISIONS §13).
-  await app.register(async (pub: FastifyZod) => {
-    await publicCache(pub, BEST_LISTINGS_MAX_AGE_SEC);
-    pub.get(
-      '/api/v1/sell-listings/best',
-      { schema: { tags: ['market'], response: okResponse(z.array(tradeListing)) } },
-      async () => ok(await bestListings(db)),
-    );
-  });
+  await app.register(bestListingsRoute, deps);
 
   app.post(
     '/api/v1/sell-listings/:id/close',

@@ -34,8 +34,16 @@ export interface SellerStatsTable {
   updated_at: CreatedAt;
 }
 
+/** COMPLETED orders of the last 7 days per listed listing, rewritten by the best listings job (030_growth.sql). */
+export interface StatsListingTradesTable {
+  listing_id: number;
+  trades: number;
+  refreshed_at: CreatedAt;
+}
+
 /** Tables of the listings module (004_market.sql, 008_trade_protocol.sql): listings and sellers' records. */
 export interface ListingsTables {
   sell_listings: SellListingsTable;
   seller_stats: SellerStatsTable;
+  stats_listing_trades: StatsListingTradesTable;
 }

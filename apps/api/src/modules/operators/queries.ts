@@ -1,10 +1,18 @@
-import type { OpsAuditEntry, OpsMember, OpsMemberDetail, OpsSummary, Page } from '@p2p/contract';
+import {
+  type OpsAuditEntry,
+  type OpsMember,
+  type OpsMemberDetail,
+  type OpsSummary,
+  type Page,
+  TOTAL_COUNT_CAP,
+} from '@p2p/contract';
 import { type ExpressionBuilder, sql } from 'kysely';
+import { cappedCount } from '../../db/capped-count.ts';
 import type { Db } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import { toPage } from '../../http/page.ts';
+import { capTotal, toPage } from '../../http/page.ts';
 import { OPS_MEMBER_COLUMNS, type OpsMemberRow } from '../identity/index.ts';
 import { listWallets } from '../wallets/index.ts';
 
@@ -42,9 +50,16 @@ function likeContains(q: string): string {
 }
 
 /**
- * The search filter of the member list: loginId, nickname or name contain `q` (case-insensitive), or the
- * phone contains its digits. A locally typed Korean/Japanese number ("010-1234-5678") also matches its
- * E.164 form (+821012345678) because the leading 0 is tried without.
+ * The member search's text (030_growth.sql indexes exactly this expression with pg_trgm): login id, nickname,
+ * name and phone joined by spaces.
+ */
+const SEARCH_TEXT = sql<string>`(login_id || ' ' || nickname || ' ' || name || ' ' || phone_e164)`;
+
+/**
+ * The search filter of the member list: loginId, nickname, name or phone contain `q` (case-insensitive), or
+ * the phone contains its digits. A locally typed Korean/Japanese number ("010-1234-5678") also matches its
+ * E.164 form (+821012345678) because the leading 0 is tried without. One trigram index serves every arm
+ * (issue 27); a match across two joined fields ("kim gm1") is possible and harmless.
  */
 function searchFilter(q: string) {
   const text = likeContains(q);
@@ -53,12 +68,7 @@ function searchFilter(q: string) {
     ? [...new Set([digits, digits.replace(/^0/, '')])].filter((d) => d.length >= 3).map(likeContains)
     : [];
   return (eb: ExpressionBuilder<DB, 'members'>) =>
-    eb.or([
-      eb('login_id', 'ilike', text),
-      eb('nickname', 'ilike', text),
-      eb('name', 'ilike', text),
-      ...phones.map((p) => eb('phone_e164', 'like', p)),
-    ]);
+    eb.or([text, ...phones.filter((p) => p !== text)].map((p) => eb(SEARCH_TEXT, 'ilike', p)));
 }
 
 /**
@@ -71,7 +81,7 @@ export async function listMembers(
 ): Promise<Page<OpsMember>> {
   const filter = o.q ? searchFilter(o.q) : null;
   let page = db.selectFrom('members').select(MEMBER_COLUMNS);
-  let count = db.selectFrom('members').select((eb) => eb.fn.countAll<number>().as('n'));
+  let count = db.selectFrom('members');
   if (filter) {
     page = page.where(filter);
     count = count.where(filter);
@@ -81,8 +91,9 @@ export async function listMembers(
     .orderBy('id', 'desc')
     .limit(o.size + 1)
     .execute();
-  const total = await count.executeTakeFirstOrThrow();
-  return toPage(rows, o.size, Number(total.n), toOpsMember, (r) => encodeIdCursor('members', r.id));
+  // counted up to the cap (issue 27): 200,000 members, or every "kim", are "10,000+"
+  const total = await cappedCount(db, count);
+  return toPage(rows, o.size, total, toOpsMember, (r) => encodeIdCursor('members', r.id));
 }
 
 /**
@@ -153,25 +164,25 @@ export async function listAuditLog(
       'a.data',
       'a.created_at',
     ]);
-  let count = db.selectFrom('audit_log as a').select((eb) => eb.fn.countAll<number>().as('n'));
+  let count = db.selectFrom('audit_log');
   if (o.targetType) {
     page = page.where('a.target_type', '=', o.targetType);
-    count = count.where('a.target_type', '=', o.targetType);
+    count = count.where('target_type', '=', o.targetType);
   }
   if (o.targetId) {
     page = page.where('a.target_id', '=', o.targetId);
-    count = count.where('a.target_id', '=', o.targetId);
+    count = count.where('target_id', '=', o.targetId);
   }
   if (o.cursor) page = page.where('a.id', '<', decodeIdCursor('audit-log', o.cursor));
   const rows = await page
     .orderBy('a.id', 'desc')
     .limit(o.size + 1)
     .execute();
-  const total = await count.executeTakeFirstOrThrow();
+  const total = await cappedCount(db, count);
   return toPage(
     rows,
     o.size,
-    Number(total.n),
+    total,
     (r): OpsAuditEntry => ({
       id: r.id,
       operatorId: r.operator_id,
@@ -200,9 +211,11 @@ export async function opsSummary(db: Db): Promise<OpsSummary> {
         where status = 'PENDING' and type = 'WITHDRAW' and dest_type = 'EXTERNAL')::int as "pendingWithdrawals",
       (select count(*) from buy_orders where status in ('REQUESTED', 'PAID'))::int as "requestedOrders",
       (select count(*) from buy_orders where status = 'DISPUTED')::int as "disputedOrders",
-      (select count(*) from members)::int as "members",
+      (select count(*) from (select 1 from members limit ${TOTAL_COUNT_CAP + 1}) m)::int as "members",
       (select count(*) from members where status = 'SUSPENDED')::int as "suspendedMembers"`.execute(db);
   const row = r.rows[0];
   if (!row) throw new Error('summary query returned no row');
-  return row;
+  // counted up to the cap (issue 27): the console shows "10,000+"
+  const members = capTotal(row.members);
+  return { ...row, members: members.total, ...(members.capped ? { membersCapped: true } : {}) };
 }

@@ -1,5 +1,7 @@
 import type { OrderStatus, opsOrder } from '@p2p/contract';
+import { sql } from 'kysely';
 import type { z } from 'zod';
+import { cappedCount, cappedCountOfBoth } from '../../db/capped-count.ts';
 import type { Db } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { AppError } from '../../errors/index.ts';
@@ -26,36 +28,44 @@ export async function opsOrders(
   if (q.status === 'DISPUTED') return disputeQueue(db, q);
   const scope = `ops-orders:${q.status ?? 'ALL'}:${q.memberId ?? 'ALL'}`;
   const cursor = decodeCursor(scope, q.cursor, false);
-  let rows = orderWithParties(db);
-  let count = db.selectFrom('buy_orders').select((eb) => eb.fn.countAll<number>().as('n'));
-  if (q.status) {
-    rows = rows.where('o.status', '=', q.status);
-    count = count.where('status', '=', q.status);
-  }
-  const memberId = q.memberId;
-  if (memberId !== undefined) {
-    rows = rows.where((eb) => eb.or([eb('o.buyer_id', '=', memberId), eb('o.seller_id', '=', memberId)]));
-    count = count.where((eb) => eb.or([eb('buyer_id', '=', memberId), eb('seller_id', '=', memberId)]));
-  }
-  if (cursor) rows = rows.where('o.id', '<', cursor.id);
-  const [list, n] = await Promise.all([
-    rows
-      .orderBy('o.id', 'desc')
-      .limit(q.size + 1)
-      .execute(),
-    count.executeTakeFirstOrThrow(),
+  const status = q.status;
+  const side = (col: 'buyer_id' | 'seller_id' | null) => {
+    let rows = orderWithParties(db);
+    let count = db.selectFrom('buy_orders');
+    if (status) {
+      rows = rows.where('o.status', '=', status);
+      // a literal: a prepared statement's generic plan for "any status" reads the table for a rare one
+      count = count.where('status', '=', sql.lit(status));
+    }
+    if (col && q.memberId !== undefined) {
+      rows = rows.where(`o.${col}`, '=', q.memberId);
+      count = count.where(col, '=', q.memberId);
+    }
+    if (cursor) rows = rows.where('o.id', '<', cursor.id);
+    return { rows: rows.orderBy('o.id', 'desc').limit(q.size + 1), count };
+  };
+  // One member's orders: a keyset range on each side's index (buyer_id, id) and (seller_id, id), merged,
+  // instead of an OR that reads and sorts every order the member ever had (issue 27).
+  const [buyer, seller] = [side('buyer_id'), side('seller_id')];
+  const sides = q.memberId === undefined ? [side(null)] : [buyer, seller];
+  const [lists, total] = await Promise.all([
+    Promise.all(sides.map((x) => x.rows.execute())),
+    q.memberId === undefined
+      ? cappedCount(db, side(null).count)
+      : cappedCountOfBoth(db, buyer.count, seller.count),
   ]);
-  return toPage(list, q.size, Number(n.n), toOpsOrder, (r) => encodeCursor(scope, { key: null, id: r.id }));
+  const list = lists
+    .flat()
+    .sort((a, b) => b.id - a.id)
+    .slice(0, q.size + 1);
+  return toPage(list, q.size, total, toOpsOrder, (r) => encodeCursor(scope, { key: null, id: r.id }));
 }
 
 async function disputeQueue(db: Db, q: { memberId?: number; size: number; cursor?: string }) {
   const scope = `ops-disputes:${q.memberId ?? 'ALL'}`;
   const cursor = decodeCursor(scope, q.cursor, true);
   let rows = orderWithParties(db).where('o.status', '=', 'DISPUTED');
-  let count = db
-    .selectFrom('buy_orders')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '=', 'DISPUTED');
+  let count = db.selectFrom('buy_orders').where('status', '=', sql.lit('DISPUTED'));
   const memberId = q.memberId;
   if (memberId !== undefined) {
     rows = rows.where((eb) => eb.or([eb('o.buyer_id', '=', memberId), eb('o.seller_id', '=', memberId)]));
@@ -65,15 +75,15 @@ async function disputeQueue(db: Db, q: { memberId?: number; size: number; cursor
     const after = new Date(cursor.key);
     rows = rows.where((eb) => eb(eb.refTuple('o.disputed_at', 'o.id'), '>', eb.tuple(after, cursor.id)));
   }
-  const [list, n] = await Promise.all([
+  const [list, total] = await Promise.all([
     rows
       .orderBy('o.disputed_at', 'asc')
       .orderBy('o.id', 'asc')
       .limit(q.size + 1)
       .execute(),
-    count.executeTakeFirstOrThrow(),
+    cappedCount(db, count),
   ]);
-  return toPage(list, q.size, Number(n.n), toOpsOrder, (r) =>
+  return toPage(list, q.size, total, toOpsOrder, (r) =>
     encodeCursor(scope, { key: r.disputed_at ? new Date(r.disputed_at).getTime() : 0, id: r.id }),
   );
 }

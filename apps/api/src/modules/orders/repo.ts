@@ -8,7 +8,7 @@ import {
 import { type InsertObject, sql } from 'kysely';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
-import { type OrderRow, type OrderSource, withParties } from './queries.ts';
+import { type OrderRow, type OrderSource, withParties } from './repo-parties.ts';
 import type { OrderParty } from './tables.ts';
 
 /**

@@ -8,6 +8,8 @@ import {
   closedMembersDue,
   hashPassword,
   pruneLoginAttempts,
+  pruneRefreshTokens,
+  pruneSmsCodes,
   purgeMemberIdentity,
 } from '../identity/index.ts';
 import { purgeListingAccountsOf } from '../listings/index.ts';
@@ -17,18 +19,29 @@ import { acquireJobLease, markJobRun, releaseJobLease } from './repo.ts';
 /** The lease's name in job_leases. */
 export const RETENTION_JOB = 'retention-purge';
 
+/**
+ * Days SMS codes are kept (issue 27): the hourly sending budgets need one hour; a month leaves abuse reports
+ * time to be looked into. Refresh tokens are kept as long past their expiry.
+ */
+export const SMS_CODES_KEEP_DAYS = 30;
+export const REFRESH_TOKENS_KEEP_DAYS = 30;
+
 export interface RetentionRules {
   /** RETENTION_YEARS: how long a closed membership's records are kept (DECISIONS §19). */
   years: number;
   /** Closed memberships purged per run (the next tick takes the rest). */
   batch: number;
-  /** Login attempts older than 90 days deleted per run. */
+  /** Login attempts older than 90 days deleted per run; as many old SMS codes and refresh tokens. */
   loginBatch: number;
 }
 
 export interface PurgeOutcome {
   purged: number;
   loginsPruned: number;
+  /** SMS codes older than SMS_CODES_KEEP_DAYS deleted (up to `loginBatch` a run). */
+  smsCodesPruned: number;
+  /** Refresh tokens expired more than REFRESH_TOKENS_KEEP_DAYS ago deleted (up to `loginBatch` a run). */
+  refreshTokensPruned: number;
 }
 
 /**
@@ -50,7 +63,8 @@ async function purgeMember(db: Db, memberId: number, passwordHash: string): Prom
 }
 
 /**
- * One run of the retention job: up to `rules.loginBatch` login attempts older than 90 days deleted, and up to
+ * One run of the retention job: up to `rules.loginBatch` login attempts older than 90 days deleted, as many old
+ * SMS codes and refresh tokens (SMS_CODES_KEEP_DAYS, REFRESH_TOKENS_KEEP_DAYS), and up to
  * `rules.batch` closed memberships whose `rules.years` have passed since closing purged, each in its own
  * transaction. `asOf` stands for now (the tests move time with it). Idempotent: a purged member is skipped, and
  * running it again finds nothing new. Callers hold the job's lease (startRetentionJob) or run it alone (tests).
@@ -60,14 +74,18 @@ export async function runRetentionPurge(
   rules: RetentionRules,
   asOf = new Date(),
 ): Promise<PurgeOutcome> {
-  const loginsPruned = await pruneLoginAttempts(db, LOGIN_HISTORY_DAYS, rules.loginBatch, asOf);
+  const pruned = {
+    loginsPruned: await pruneLoginAttempts(db, LOGIN_HISTORY_DAYS, rules.loginBatch, asOf),
+    smsCodesPruned: await pruneSmsCodes(db, SMS_CODES_KEEP_DAYS, rules.loginBatch, asOf),
+    refreshTokensPruned: await pruneRefreshTokens(db, REFRESH_TOKENS_KEEP_DAYS, rules.loginBatch, asOf),
+  };
   const due = await closedMembersDue(db, asOf, rules.years, rules.batch);
-  if (due.length === 0) return { purged: 0, loginsPruned };
+  if (due.length === 0) return { purged: 0, ...pruned };
   // A purged row keeps a password hash of a secret nobody holds: a sign-in with its id fails like any other.
   const passwordHash = await hashPassword(randomBytes(32).toString('hex'));
   let purged = 0;
   for (const id of due) if (await purgeMember(db, id, passwordHash)) purged++;
-  return { purged, loginsPruned };
+  return { purged, ...pruned };
 }
 
 /**
@@ -89,7 +107,7 @@ export function startRetentionJob(
     if (!(await acquireJobLease(db, RETENTION_JOB, holder, intervalMs * 2))) return;
     const out = await runRetentionPurge(db, rules);
     await markJobRun(db, RETENTION_JOB, holder);
-    if (out.purged > 0 || out.loginsPruned > 0) log.info(out, 'retention purge');
+    if (Object.values(out).some((n) => n > 0)) log.info(out, 'retention purge');
   };
   const tick = () => {
     if (running) return;

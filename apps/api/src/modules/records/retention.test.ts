@@ -165,4 +165,70 @@ describe('the retention purge', () => {
     expect(await acquireJobLease(db, RETENTION_JOB, 'e', 60_000)).toBe(true);
     expect(await acquireJobLease(db, RETENTION_JOB, holder, 60_000)).toBe(false);
   });
+
+  it('prunes SMS codes and refresh tokens a month past their use; a verified purchase code stays', async () => {
+    const m = await createMember(t);
+    const db = t.app.deps.db;
+    const asOf = new Date('2032-01-01T00:00:00Z');
+    const old = new Date(asOf.getTime() - 31 * DAY);
+    const recent = new Date(asOf.getTime() - 29 * DAY);
+    const code = (purpose: 'signup' | 'member', at: Date, verified: boolean) => ({
+      phone_e164: m.phoneE164,
+      purpose,
+      code_hash: 'x',
+      expires_at: new Date(at.getTime() + 120_000),
+      verified_at: verified ? new Date(at.getTime() + 30_000) : null,
+      member_id: m.id,
+      created_at: at,
+    });
+    await db
+      .deleteFrom('sms_codes')
+      .where('created_at', '<', asOf)
+      .where('phone_e164', '=', m.phoneE164)
+      .execute();
+    const ids = await db
+      .insertInto('sms_codes')
+      .values([
+        code('signup', old, true),
+        code('member', old, false),
+        code('member', old, true),
+        code('signup', recent, true),
+      ])
+      .returning('id')
+      .execute();
+    const token = (expires: Date, hash: string) => ({
+      member_id: m.id,
+      family_id: '00000000-0000-4000-8000-000000000001',
+      token_hash: hash,
+      expires_at: expires,
+      created_at: new Date(expires.getTime() - 30 * DAY),
+    });
+    await db
+      .insertInto('refresh_tokens')
+      .values([token(old, `old-${m.id}`), token(recent, `recent-${m.id}`)])
+      .execute();
+    const big = { ...RULES, loginBatch: 1000 };
+    const out = await runRetentionPurge(db, big, asOf);
+    expect(out.smsCodesPruned).toBeGreaterThanOrEqual(2);
+    expect(out.refreshTokensPruned).toBeGreaterThanOrEqual(1);
+    const left = await db
+      .selectFrom('sms_codes')
+      .select('id')
+      .where(
+        'id',
+        'in',
+        ids.map((r) => r.id),
+      )
+      .orderBy('id')
+      .execute();
+    // the old signup and the old unverified codes went; the old verified purchase code and the recent one stayed
+    expect(left.map((r) => r.id)).toEqual([ids[2]?.id, ids[3]?.id]);
+    const tokens = await db
+      .selectFrom('refresh_tokens')
+      .select('token_hash')
+      .where('member_id', '=', m.id)
+      .execute();
+    expect(tokens.map((r) => r.token_hash).sort()).toEqual([`recent-${m.id}`]);
+    expect((await runRetentionPurge(db, big, asOf)).smsCodesPruned).toBe(0);
+  });
 });

@@ -9,14 +9,16 @@ import type { DbOrTx } from '../../db/client.ts';
 
 /**
  * What the platform owes members per coin, ledger base units: every member account (available + escrow) and
- * the withdrawals accepted but not yet paid (withdrawal_pending).
+ * the withdrawals accepted but not yet paid (withdrawal_pending). Read as minus the other platform accounts
+ * (chain, fees, network_fee): every entry sums to zero per coin (DECISIONS §4, what the ledger check verifies),
+ * so the few platform rows give the figure instead of a pass over every member's account (issue 27).
  */
 export async function liabilitiesByCoin(db: DbOrTx): Promise<Map<Coin, bigint>> {
   const r = await sql<{
     coin: Coin;
     total: string;
-  }>`select coin, (sum(balance) * 100000000)::numeric(78, 0)::text
-      as total from ledger_accounts where member_id is not null or kind = 'withdrawal_pending' group by coin`.execute(
+  }>`select coin, (-sum(balance) * 100000000)::numeric(78, 0)::text
+      as total from ledger_accounts where member_id is null and kind <> 'withdrawal_pending' group by coin`.execute(
     db,
   );
   return new Map(r.rows.map((x) => [x.coin, BigInt(x.total)]));

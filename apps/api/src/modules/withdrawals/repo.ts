@@ -1,7 +1,9 @@
 import type { Coin, WithdrawalStatus } from '@p2p/contract';
 import { type Selectable, sql, type Updateable } from 'kysely';
+import { cappedCount } from '../../db/capped-count.ts';
 import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
+import type { CappedTotal } from '../../http/page.ts';
 import type { WithdrawalAttemptsTable } from './tables.ts';
 
 type TransfersTable = DB['transfers'];
@@ -54,6 +56,22 @@ export async function countWithdrawals(db: Db, status: WithdrawalStatus, coin?: 
     .where('status', '=', status);
   if (coin) q = q.where('coin', '=', coin);
   return Number((await q.executeTakeFirstOrThrow()).n);
+}
+
+/**
+ * How many external withdrawals are in `status`, counted up to TOTAL_COUNT_CAP (issue 27): the COMPLETED ones
+ * are every withdrawal ever paid.
+ */
+export function countWithdrawalsCapped(db: Db, status: WithdrawalStatus): Promise<CappedTotal> {
+  return cappedCount(
+    db,
+    db
+      .selectFrom('transfers')
+      // literals: a prepared statement's generic plan for "any status" scans the table for a rare one
+      .where('status', '=', sql.lit(status))
+      .where('type', '=', sql.lit('WITHDRAW'))
+      .where('dest_type', '=', sql.lit('EXTERNAL')),
+  );
 }
 
 /** One withdrawal with its member's login id, or undefined. */

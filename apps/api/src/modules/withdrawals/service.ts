@@ -11,7 +11,7 @@ import { notifyWithdrawal } from '../notifications/index.ts';
 import { travelRulesById } from '../wallets/index.ts';
 import {
   attemptsOf,
-  countWithdrawals,
+  countWithdrawalsCapped,
   lockWithdrawal,
   updateWithdrawal,
   type WithdrawalRow,
@@ -67,7 +67,7 @@ export async function listWithdrawals(
 ): Promise<Page<OpsWithdrawal>> {
   const afterId = q.cursor ? decodeIdCursor('withdrawals', q.cursor) : undefined;
   const rows = await withdrawalsOfStatus(db, q.status, afterId, q.size + 1);
-  const count = await countWithdrawals(db, q.status);
+  const count = await countWithdrawalsCapped(db, q.status);
   // DECISIONS §19: the operator sees originator and beneficiary of a Travel Rule withdrawal.
   const travel = await travelRulesById(
     db,

@@ -71,6 +71,13 @@ interface PagerProps {
   page: Page<unknown> | undefined;
 }
 
+/** A list's total as shown: the count, or "10,000+" when the API stopped counting at its cap (issue 27). */
+export function totalLabel(page: Page<unknown> | undefined): string {
+  if (!page) return '0';
+  const n = page.totalCount.toLocaleString('en-US');
+  return page.totalCapped ? `${n}+` : n;
+}
+
 /** Previous / next over a keyset list, with the page number and the total count of rows. */
 export function Pager({ pager, page }: PagerProps) {
   const { t } = useTranslation(['ops']);
@@ -78,7 +85,7 @@ export function Pager({ pager, page }: PagerProps) {
   return (
     <div className={s.pager}>
       <span className={s.muted} data-testid="pager-info">
-        {t('ops:table.pageOf', { page: pager.page, total: page?.totalCount ?? 0 })}
+        {t('ops:table.pageOf', { page: pager.page, total: totalLabel(page) })}
       </span>
       <div className={s.pagerButtons}>
         <Button variant="outline" size="small" disabled={!pager.hasPrev} onClick={pager.prev}>

@@ -1,0 +1,36 @@
+import { TOTAL_COUNT_CAP } from '@p2p/contract';
+import { type SelectQueryBuilder, sql } from 'kysely';
+import { type CappedTotal, capTotal } from '../http/page.ts';
+import type { DbOrTx } from './client.ts';
+import type { DB } from './schema.ts';
+
+/**
+ * The total of a list counted up to TOTAL_COUNT_CAP (issue 27): `rows` is the list's FROM and WHERE (no
+ * selection, no order); at most TOTAL_COUNT_CAP + 1 of its rows are read, so a page of a two-million-row history
+ * costs what a page of a short one does. `{ total, capped }`, `capped` when there were more than the cap.
+ */
+export async function cappedCount<TB extends keyof DB>(
+  db: DbOrTx,
+  rows: SelectQueryBuilder<DB, TB, object>,
+): Promise<CappedTotal> {
+  const r = await db
+    .selectFrom(
+      rows
+        .select(sql<number>`1`.as('one'))
+        .limit(TOTAL_COUNT_CAP + 1)
+        .as('c'),
+    )
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return capTotal(Number(r.n));
+}
+
+/** cappedCount of two disjoint row sets (a member's orders as buyer and as seller): each read up to the cap. */
+export async function cappedCountOfBoth<TB extends keyof DB>(
+  db: DbOrTx,
+  a: SelectQueryBuilder<DB, TB, object>,
+  b: SelectQueryBuilder<DB, TB, object>,
+): Promise<CappedTotal> {
+  const [x, y] = await Promise.all([cappedCount(db, a), cappedCount(db, b)]);
+  return capTotal(x.total + y.total + (x.capped || y.capped ? 1 : 0));
+}
