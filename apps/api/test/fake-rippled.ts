@@ -42,6 +42,8 @@ export interface FakeRippled {
   mode: FakeNodeMode;
   /** When set, every answer body passes through it before it is sent (a lying node). */
   rewrite: ((answer: { result: Record<string, unknown> }) => unknown) | null;
+  /** Account balances in drops (`account_info` in the validated ledger); an account not here is `actNotFound`. */
+  readonly balances: Map<string, bigint>;
   /** The JSON-RPC requests received, in order. */
   readonly requests: { method: string; params: Record<string, unknown> }[];
   /** Appends a ledger holding `txs` (built with `xrpPayment`) on top of the newest one; returns it. */
@@ -151,6 +153,46 @@ function buildLedger(index: number, parentHash: string, parentCloseTime: number,
   return { ...header, ledger_hash, transactions };
 }
 
+/** rippled's `account_info` (API v1) in the newest validated ledger: the account's root, or `actNotFound`. */
+function accountInfo(
+  fake: FakeRippled,
+  params: Record<string, unknown>,
+): { result: Record<string, unknown> } {
+  const account = String(params.account);
+  const balance = fake.balances.get(account);
+  const newest = fake.ledgers.at(-1)?.ledger_index ?? 0;
+  const ledger_index = Math.min(fake.validatedIndex ?? newest, newest);
+  if (balance === undefined) {
+    return {
+      result: {
+        account,
+        error: 'actNotFound',
+        error_code: 19,
+        error_message: 'Account not found.',
+        ledger_index,
+        status: 'error',
+        validated: true,
+      },
+    };
+  }
+  return {
+    result: {
+      account_data: {
+        Account: account,
+        Balance: balance.toString(),
+        Flags: 131072,
+        LedgerEntryType: 'AccountRoot',
+        OwnerCount: 0,
+        Sequence: 1,
+        index: randomBytes(32).toString('hex').toUpperCase(),
+      },
+      ledger_index,
+      status: 'success',
+      validated: true,
+    },
+  };
+}
+
 /** Starts the fake node on a free port of 127.0.0.1 with one empty ledger. */
 export async function startFakeRippled(): Promise<FakeRippled> {
   const ledgers: XrpLedger[] = [];
@@ -164,6 +206,7 @@ export async function startFakeRippled(): Promise<FakeRippled> {
     mode: 'ok',
     rewrite: null,
     requests,
+    balances: new Map(),
     addLedger(txs = []) {
       const parent = ledgers.at(-1);
       const ledger = parent
@@ -193,6 +236,7 @@ export async function startFakeRippled(): Promise<FakeRippled> {
   function answer(body: { method?: unknown; params?: unknown }): { result: Record<string, unknown> } {
     const params = (Array.isArray(body.params) ? body.params[0] : {}) as Record<string, unknown>;
     requests.push({ method: String(body.method), params });
+    if (body.method === 'account_info') return accountInfo(fake, params);
     if (body.method !== 'ledger') {
       return { result: { error: 'unknownCmd', error_code: 32, status: 'error', request: body } };
     }

@@ -18,6 +18,11 @@ export interface ReservesReading {
   /** Base units (10^-8 coin); null when nothing is known (source NONE). */
   units: bigint | null;
   addresses: StoredReserveAddress[];
+  /**
+   * Signs each address's control message over the snapshot's root (lower-case hex) and answers the addresses
+   * with their signatures (DECISIONS §20); called inside the snapshot's transaction once the tree is built.
+   */
+  attest?: (rootHash: string) => Promise<StoredReserveAddress[]>;
 }
 
 /** Reads a coin's reserves: the nodes' balances of its addresses, or an operator's declared figure. */
@@ -115,7 +120,8 @@ export async function takeSnapshot(db: Db, coin: Coin, opts: SnapshotOptions): P
       const holdings = await liabilitiesOf(tx, coin);
       const leaves = placeLeaves(holdings);
       const tree = buildTree(leaves);
-      const { units, source, addresses } = opts.reading;
+      const { units, source, attest } = opts.reading;
+      const addresses = attest ? await attest(toHex(tree.rootHash)) : opts.reading.addresses;
       const row = await tx
         .insertInto('reserve_snapshots')
         .values({
