@@ -36,8 +36,8 @@ import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from 
 import { pricesRoutes } from './modules/prices/index.ts';
 import { recordRoutes } from './modules/records/index.ts';
 import {
-  declaredReserves,
   reservesOpsRoutes,
+  reservesReader,
   reservesRoutes,
   startReserveSnapshots,
 } from './modules/reserves/index.ts';
@@ -173,8 +173,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(companyRoutes, deps);
   await app.register(tradeRoomRoutes, deps);
   const { depositWatchers, payouts } = startChainWork(app, deps, opts);
-  // DECISIONS §20: proof of reserves; the reserves figure is the operator's declaration until a node reads it.
-  const readReserves = declaredReserves(dbh.db);
+  // DECISIONS §20: proof of reserves; the nodes' balances (signed by the signer), else the declared figure.
+  const readReserves = reservesReader(deps, app.log);
   await app.register(reservesRoutes, deps);
   app.addHook('preClose', startReserveSnapshots(dbh.db, readReserves, config.reservesSnapshotHours, app.log));
   // The operator API (DECISIONS §10): one plugin whose hook guards every route under the prefix.

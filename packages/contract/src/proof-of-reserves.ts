@@ -8,11 +8,19 @@ import { coinField, qtyField } from './fields.ts';
  * encodes them.
  */
 
-/** Where a coin's reserves figure comes from: the nodes of §17, an operator's declaration, or nothing yet. */
-export const RESERVES_SOURCES = ['NODE', 'DECLARED', 'NONE'] as const;
+/**
+ * Where a coin's reserves figure comes from: the nodes of §17, an operator's declaration (a coin without a node),
+ * UNAVAILABLE when the coin has a node that failed or answered something refused at the snapshot (never read as
+ * zero, never replaced by the declared figure), or NONE (nothing known yet).
+ */
+export const RESERVES_SOURCES = ['NODE', 'DECLARED', 'UNAVAILABLE', 'NONE'] as const;
 export type ReservesSource = (typeof RESERVES_SOURCES)[number];
 
-/** One platform address counted in the reserves, with the signer's control signature when it made one. */
+/**
+ * One platform address counted in the reserves, its balance read from the node (coin units), with the signer's
+ * control signature over `message` (packages/reserves controlMessage: coin, address, the snapshot's root hash)
+ * when it made one; COLD addresses carry none (their key is offline, DECISIONS §18).
+ */
 export const reserveAddress = z.object({
   address: z.string(),
   role: z.enum(['DEPOSIT', 'HOT', 'COLD', 'PLATFORM']),
@@ -28,7 +36,7 @@ export const coinReserves = z.object({
   snapshotAt: z.string(),
   /** Every member's available + escrow + pending withdrawals, the root's sum in coin units. */
   liabilities: z.string(),
-  /** What the platform's addresses hold (null when nothing is known: source NONE). */
+  /** What the platform's addresses hold (null when nothing is known: source NONE or UNAVAILABLE). */
   reserves: z.string().nullable(),
   reservesSource: z.enum(RESERVES_SOURCES),
   /** reserves / liabilities in percent with 2 decimals, a decimal string ("100.00" when both are 0). */

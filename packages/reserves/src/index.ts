@@ -3,6 +3,7 @@
  * can re-implement. No dependency on the API: the API builds snapshots with it, the web app and the
  * `p2p-verify-reserves` command verify with it.
  */
+export { type ControlClaim, type ControlScheme, controlMessage, verifyControl } from './control.ts';
 export { fromDecimal, fromHex, leafHash, MAX_U128, parentHash, toHex, u128 } from './encoding.ts';
 export {
   makeProof,

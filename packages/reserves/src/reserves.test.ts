@@ -115,6 +115,13 @@ describe('the Merkle-sum tree of DECISIONS §20', () => {
     expect(bytesToHex(a.tree.rootHash)).not.toBe(bytesToHex(b.tree.rootHash));
     expect(a.leaves.map((l) => l.key)).not.toEqual(b.leaves.map((l) => l.key));
   });
+
+  it('places more leaves than one draw of random bytes covers (2,049 and more), every salt its own', () => {
+    const leaves = placeLeaves(Array.from({ length: 5_000 }, (_, key) => ({ key, balance: 1n })));
+    expect(leaves).toHaveLength(8_192);
+    expect(new Set(leaves.map((l) => bytesToHex(l.salt))).size).toBe(8_192);
+    expect(leaves.filter((l) => l.key !== null)).toHaveLength(5_000);
+  });
 });
 
 describe('p2p-verify-reserves', () => {

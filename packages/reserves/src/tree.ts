@@ -42,12 +42,22 @@ function randomU32Stream(): () => number {
   let at = 0;
   return () => {
     if (at >= buf.length) {
-      const bytes = randomBytes(65_536);
+      const bytes = randomBytes(RANDOM_CHUNK);
       buf = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
       at = 0;
     }
     return buf[at++] as number;
   };
+}
+
+/** Largest request of @noble/hashes' randomBytes (crypto.getRandomValues' limit). */
+const RANDOM_CHUNK = 65_536;
+
+/** `n` cryptographically random bytes, drawn RANDOM_CHUNK at a time (a tree of 2^20 leaves needs 32 MiB of salt). */
+function randomBytesMany(n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let at = 0; at < n; at += RANDOM_CHUNK) out.set(randomBytes(Math.min(RANDOM_CHUNK, n - at)), at);
+  return out;
 }
 
 /** The leaf count after padding: a power of two, at least 2 so that the root always has two children. */
@@ -65,7 +75,7 @@ export function paddedSize(n: number): number {
  */
 export function placeLeaves<K>(holdings: readonly Holding<K>[]): PlacedLeaf<K>[] {
   const size = paddedSize(holdings.length);
-  const salts = randomBytes(size * SALT_BYTES);
+  const salts = randomBytesMany(size * SALT_BYTES);
   const leaves: PlacedLeaf<K>[] = new Array(size);
   for (let i = 0; i < size; i++) {
     const h = holdings[i];

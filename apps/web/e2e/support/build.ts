@@ -15,6 +15,8 @@ const SOURCES = [
   join(WEB_DIR, 'index.html'),
   join(WEB_DIR, 'vite.config.ts'),
   join(ROOT, 'packages/contract/src'),
+  // the reserves page verifies proofs and control signatures with packages/reserves in the browser
+  join(ROOT, 'packages/reserves/src'),
 ];
 
 function collect(path: string, out: string[]): void {

@@ -173,6 +173,19 @@ describe('proof of reserves', () => {
     expect(bad.status).toBe(1);
   });
 
+  it('encodes sums beyond 2^63 base units exactly (the database builds the tree): the proof still verifies', async () => {
+    // 99,999,999,999 XRP = 9,999,999,999,900,000,000 base units, past a signed 64-bit integer
+    const whale = await trader(t, 'XRP', '99999999999', 'Han Jiwoo');
+    await trader(t, 'XRP', '0.5', 'Yoon Seri');
+    await t.call('POST', '/ops/api/v1/reserves/snapshot', { token: op.token, body: { coinCode: 'XRP' } });
+    const r = await t.call<ReserveProofView>('GET', '/api/v1/reserves/proof?coinCode=XRP', {
+      token: whale.token,
+    });
+    expect(r.body.returnData.leaf.balance).toBe('9999999999900000000');
+    expect(r.body.returnData.rootSum).toBe('9999999999950000000');
+    expect(verifyProof(r.body.returnData)).toMatchObject({ ok: true });
+  });
+
   it('refuses a bad coin code and a bad declaration with the envelope, writing nothing', async () => {
     const m = members[0] as Trader;
     expect((await t.call('GET', '/api/v1/reserves/proof?coinCode=DOGE', { token: m.token })).status).toBe(

@@ -1,6 +1,6 @@
 import { fromUnits } from '@p2p/contract/money.ts';
 import type { CoinReserves, ReserveProofView } from '@p2p/contract/proof-of-reserves.ts';
-import { type VerifyResult, verifyProof } from '@p2p/reserves';
+import { controlMessage, type VerifyResult, verifyControl, verifyProof } from '@p2p/reserves';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -64,9 +64,74 @@ function CoinCard({ coin, signedIn }: { coin: CoinReserves; signedIn: boolean })
           <span className={s.mono}>{coin.rootHash}</span>
         </KeyValue>
       </KeyValueList>
-      {coin.reservesSource === 'DECLARED' && <span className={s.declared}>{t('declared')}</span>}
+      <SourceBadge source={coin.reservesSource} />
+      {coin.addresses.length > 0 && <Addresses coin={coin} />}
       {signedIn && <MyInclusion coinCode={coin.coinCode} />}
     </Card>
+  );
+}
+
+/** Where the reserves figure comes from (DECISIONS §20): read from a node, declared, or the node failed. */
+function SourceBadge({ source }: { source: CoinReserves['reservesSource'] }) {
+  const { t } = useTranslation('reserves');
+  if (source === 'NONE') return null;
+  const tone = source === 'NODE' ? s.sourceNode : source === 'DECLARED' ? s.declared : s.sourceDown;
+  return (
+    <span className={`${s.badge} ${tone}`} data-testid="reserves-source" data-source={source}>
+      {t(`source.${source}`)}
+    </span>
+  );
+}
+
+/** Each signature checked here with the same package as the command; false when absent or wrong. */
+function useControlChecks(coin: CoinReserves) {
+  return useQuery({
+    queryKey: ['reserves-control', coin.coinCode, coin.rootHash],
+    queryFn: () =>
+      Promise.all(
+        coin.addresses.map((a) =>
+          verifyControl(
+            { coinCode: coin.coinCode, ...a },
+            controlMessage(coin.coinCode, a.address, coin.rootHash),
+          ),
+        ),
+      ),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** The platform's addresses counted in the reserves, each with its balance and its control signature's check. */
+function Addresses({ coin }: { coin: CoinReserves }) {
+  const { t } = useTranslation('reserves');
+  const checks = useControlChecks(coin);
+  const verified = checks.data?.filter(Boolean).length ?? 0;
+  return (
+    <details className={s.addresses} data-testid="reserves-addresses">
+      <summary className={s.addressesSummary}>
+        {t('addresses', { count: coin.addresses.length, verified })}
+      </summary>
+      <ul className={s.addressList}>
+        {coin.addresses.map((a, i) => {
+          const ok = checks.data?.[i];
+          const mark =
+            ok === undefined ? 'checking' : ok ? 'verified' : a.signature === null ? 'unsigned' : 'invalid';
+          return (
+            <li key={a.address} className={s.addressItem} data-testid="reserves-address" data-mark={mark}>
+              <div className={s.addressHead}>
+                <span>{t(`role.${a.role}`)}</span>
+                <span className={s.addressBalance}>
+                  {a.balance} {coin.coinCode}
+                </span>
+              </div>
+              <div className={s.mono}>{a.address}</div>
+              <span className={`${s.mark} ${s[`mark_${mark}`] ?? ''}`}>
+                {t(`mark.${mark === 'unsigned' && a.role === 'COLD' ? 'coldOffline' : mark}`)}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </details>
   );
 }
 
