@@ -1,5 +1,6 @@
 import type { OpsCustodyCoin, Transfer } from '@p2p/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainKeys } from '../src/chains/index.ts';
 import { account, balanceOf } from '../src/ledger/index.ts';
 import {
   available,
@@ -8,7 +9,7 @@ import {
   scanToTip,
   watcherOf,
 } from '../src/modules/deposits/test-kit.ts';
-import type { CoinPayout } from '../src/modules/withdrawals/index.ts';
+import { type CoinPayout, signerFingerprint } from '../src/modules/withdrawals/index.ts';
 import { randomRecipient } from './btc-test-signer.ts';
 import { createMember, type FixtureMember } from './fixtures.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -150,6 +151,28 @@ describe.skipIf(!hasLitecoind())(
       expect(await payout().hotBalance()).toBe(change);
       expect(await payout().holdings([d.wallet.address])).toBe(change);
       await t.assertLedger();
+    });
+
+    it("takes the master fingerprint only from a signer on CHAIN_NETWORK holding XPUB_BTC's key", async () => {
+      const real = await signer.client.accounts();
+      const key = chainKeys().accounts.BTC;
+      const of = (answer: typeof real) => ({
+        sign: () => Promise.reject(new Error('not asked')),
+        accounts: async () => answer,
+      });
+      expect(Buffer.from(await signerFingerprint(of(real), key, 'regtest')).toString('hex')).toBe(
+        real.masterFingerprint,
+      );
+      await expect(signerFingerprint(of({ ...real, network: 'testnet' }), key, 'regtest')).rejects.toThrow(
+        /on testnet, not regtest/,
+      );
+      const ethXpub = real.accounts.find((a) => a.coin === 'ETH')?.xpub as string;
+      const otherKey = {
+        ...real,
+        accounts: real.accounts.map((a) => (a.coin === 'BTC' ? { ...a, xpub: ethXpub } : a)),
+      };
+      await expect(signerFingerprint(of(otherKey), key, 'regtest')).rejects.toThrow(/not XPUB_BTC/);
+      await expect(signerFingerprint(null, key, 'regtest')).rejects.toThrow(/no signer/);
     });
 
     it("the console's custody panel reads the cold address's balance from the node", async () => {
