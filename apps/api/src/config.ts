@@ -77,6 +77,7 @@ const schema = z.object({
   WITHDRAW_MISSING_GRACE_SEC: z.coerce.number().int().min(1).default(600),
   WITHDRAW_RETRY_SEC: z.coerce.number().int().min(1).default(60),
   COLD_SHARE_MIN_PCT: z.coerce.number().int().min(0).max(100).default(80),
+  CHAIN_FEE_RATE_BTC: z.coerce.number().int().min(1).max(1000).default(20),
   TRADE_FEE_BPS: z.coerce.number().int().min(0).max(1000).default(0),
   ORDER_PAYMENT_WINDOW_SEC: z.coerce.number().int().min(1).default(ORDER_TIMING_DEFAULTS.paymentWindowSec),
   ORDER_DISPUTE_AFTER_SEC: int(ORDER_TIMING_DEFAULTS.disputeAfterSec),
@@ -240,6 +241,8 @@ export interface Config {
     retrySec: number;
     /** COLD_SHARE_MIN_PCT (80, Korea's user-protection act): the least cold share per coin, whole percent. */
     coldShareMinPct: number;
+    /** CHAIN_FEE_RATE_BTC, sat/vB (default 20): BTC withdrawals' fee rate when the node has no plausible estimate. */
+    btcFallbackFeeRate: number;
   };
   /**
    * The signer (DECISIONS §18): `url` = SIGNER_URL, default http://127.0.0.1:$SIGNER_PORT; `token` =
@@ -387,6 +390,7 @@ function chainConfig(
       missingGraceSec: e.WITHDRAW_MISSING_GRACE_SEC,
       retrySec: e.WITHDRAW_RETRY_SEC,
       coldShareMinPct: e.COLD_SHARE_MIN_PCT,
+      btcFallbackFeeRate: e.CHAIN_FEE_RATE_BTC,
     },
   };
 }

@@ -85,6 +85,11 @@ export interface BtcWriter {
   place(txid: string, vouts: number, knownBlock: string | null): Promise<BtcTxPlace>;
   /** What `address` holds in confirmed outputs, satoshi (scantxoutset: no wallet needed). */
   balanceOf(address: string): Promise<bigint>;
+  /**
+   * What the output scripts (hex) hold together in confirmed outputs, satoshi: one scantxoutset of `raw()`
+   * descriptors, which read the same on any network's node (a Litecoin regtest node takes no `bcrt1` address).
+   */
+  scriptsBalance(scripts: readonly string[]): Promise<bigint>;
 }
 
 const feeAnswer = z.object({
@@ -98,6 +103,9 @@ const inBlock = z.object({
   in_active_chain: z.boolean().optional(),
   confirmations: count.optional(),
 });
+const scanAnswer = z
+  .object({ success: z.literal(true), total_amount: z.number().nonnegative().finite() })
+  .loose();
 const header = z.object({ hash: hash64, height: count, confirmations: z.number().int() }).loose();
 
 /** The payer's BtcWriter over `btcRpc(url)`. */
@@ -133,6 +141,12 @@ export function btcWriter(url: string, timeoutMs?: number): BtcWriter {
     return null;
   }
 
+  /** scantxoutset over `descriptors`: their confirmed outputs' total, satoshi. */
+  async function scan(descriptors: string[]): Promise<bigint> {
+    const r = await call('scantxoutset', ['start', descriptors], scanAnswer);
+    return BigInt(r.total_amount.toFixed(8).replace('.', ''));
+  }
+
   return {
     async estimateFeeRate(blocks) {
       const r = await call('estimatesmartfee', [blocks], feeAnswer);
@@ -142,13 +156,8 @@ export function btcWriter(url: string, timeoutMs?: number): BtcWriter {
       return Number((satPerKvB + 999n) / 1000n);
     },
     send: (hex) => call('sendrawtransaction', [hex], hash64),
-    async balanceOf(address) {
-      const scan = z
-        .object({ success: z.literal(true), total_amount: z.number().nonnegative().finite() })
-        .loose();
-      const r = await call('scantxoutset', ['start', [`addr(${address})`]], scan);
-      return BigInt(r.total_amount.toFixed(8).replace('.', ''));
-    },
+    balanceOf: (address) => scan([`addr(${address})`]),
+    scriptsBalance: async (scripts) => (scripts.length === 0 ? 0n : scan(scripts.map((h) => `raw(${h})`))),
     async place(txid, vouts, knownBlock) {
       if (knownBlock) {
         const there = await inChain(txid, knownBlock);

@@ -46,8 +46,11 @@ export interface BtcPayerOptions {
   account: HDKey;
   /** Its BIP-32 path from the signer's master key ("m/84'/0'/0'"), for the PSBT's bip32Derivation. */
   accountPath: string;
-  /** The 4-byte fingerprint of the signer's master key (the PSBT's bip32Derivation names it). */
-  masterFingerprint: Uint8Array;
+  /**
+   * The 4-byte fingerprint of the signer's master key (the PSBT's bip32Derivation names it), or how to get it:
+   * asked once, at the first withdrawal, of the signer's GET /v1/accounts (again after a failure).
+   */
+  masterFingerprint: Uint8Array | (() => Promise<Uint8Array>);
   /** CHAIN_FEE_RATE_BTC, sat/vB: used when the node has no estimate or an implausible one. */
   fallbackFeeRate: number;
   /** The highest fee rate taken from the node, sat/vB (default 1000). */
@@ -76,7 +79,22 @@ const reservationSchema = z.object({
 export class BtcPayer implements ChainPayer {
   readonly coin = 'BTC' as const;
 
+  private fingerprint: Promise<Uint8Array> | null = null;
+
   constructor(private readonly o: BtcPayerOptions) {}
+
+  /** The signer's master fingerprint: given, or asked once (a failed answer is asked again next time). */
+  private masterFingerprint(): Promise<Uint8Array> {
+    const given = this.o.masterFingerprint;
+    if (given instanceof Uint8Array) return Promise.resolve(given);
+    if (!this.fingerprint) {
+      this.fingerprint = given().catch((err: unknown) => {
+        this.fingerprint = null;
+        throw err;
+      });
+    }
+    return this.fingerprint;
+  }
 
   /** The fee rate in sat/vB: the node's estimate when it has a plausible one, else the configured rate. */
   async feeRate(): Promise<number> {
@@ -88,6 +106,7 @@ export class BtcPayer implements ChainPayer {
   async prepare(tx: Tx, req: PayRequest): Promise<PreparedPayment> {
     if (!isValidAddress('BTC', req.address, this.o.network))
       throw new Error('not a BTC address of this network');
+    const fingerprint = await this.masterFingerprint();
     const change = await this.changeKey(tx);
     let feeRate = await this.feeRate();
     let sel: Selection | undefined;
@@ -115,7 +134,7 @@ export class BtcPayer implements ChainPayer {
     );
     await reserveOutputs(tx, 'BTC', used, req.requestId);
     if (sel.change > 0n) await recordChangeAddress(tx, 'BTC', change.address, change.path, req.requestId);
-    const psbt = this.psbt(req, used, sel.change > 0n ? { ...change, sats: sel.change } : null);
+    const psbt = this.psbt(fingerprint, req, used, sel.change > 0n ? { ...change, sats: sel.change } : null);
     return {
       intent: { psbt: psbt.toBase64() },
       reservation: {
@@ -163,10 +182,10 @@ export class BtcPayer implements ChainPayer {
     return { address: addressFromPublicKey('BTC', publicKey, this.o.network), path: `1/${n}`, publicKey };
   }
 
-  private derivation(path: string, publicKey: Uint8Array) {
+  private derivation(masterFingerprint: Uint8Array, path: string, publicKey: Uint8Array) {
     return [
       {
-        masterFingerprint: this.o.masterFingerprint,
+        masterFingerprint,
         pubkey: publicKey,
         path: `${this.o.accountPath}/${path}`,
       },
@@ -174,6 +193,7 @@ export class BtcPayer implements ChainPayer {
   }
 
   private psbt(
+    fingerprint: Uint8Array,
     req: PayRequest,
     inputs: readonly PlatformOutput[],
     change: { address: string; path: string; publicKey: Uint8Array; sats: bigint } | null,
@@ -189,7 +209,7 @@ export class BtcPayer implements ChainPayer {
         index: o.vout,
         sequence: RBF_SEQUENCE,
         witnessUtxo: { script: outputScript(o.address, network), value: o.units },
-        bip32Derivation: this.derivation(o.path, key.publicKey),
+        bip32Derivation: this.derivation(fingerprint, o.path, key.publicKey),
       });
     }
     psbt.addOutput({ address: req.address, value: req.units });
@@ -197,7 +217,7 @@ export class BtcPayer implements ChainPayer {
       psbt.addOutput({
         address: change.address,
         value: change.sats,
-        bip32Derivation: this.derivation(change.path, change.publicKey),
+        bip32Derivation: this.derivation(fingerprint, change.path, change.publicKey),
       });
     }
     return psbt;

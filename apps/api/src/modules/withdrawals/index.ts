@@ -17,7 +17,7 @@ export type {
   PayRequest,
   PreparedPayment,
 } from './payer.ts';
-export { type CoinPayout, PAYOUT_FACTORIES } from './payers.ts';
+export { type CoinPayout, PAYOUT_FACTORIES, signerFingerprint } from './payers.ts';
 export { createPayouts, type Payouts } from './payouts.ts';
 export {
   btcCustodySource,

@@ -35,7 +35,8 @@ export function createPayouts(
   for (const coin of COINS) {
     const url = config.chainWatch.rpc[coin];
     const factory = PAYOUT_FACTORIES[coin];
-    const payout = opts.payers?.[coin] ?? (url && factory ? factory(url, config, deps.db) : undefined);
+    const payout =
+      opts.payers?.[coin] ?? (url && factory ? factory(url, config, deps.db, opts.signer) : undefined);
     if (!payout) continue;
     payouts.set(coin, payout);
     if (!opts.signer) continue;

@@ -1,5 +1,5 @@
 import type { Coin } from '@p2p/contract';
-import { signRequestSchema } from '@p2p/signer-protocol';
+import { type AccountsResponse, signRequestSchema } from '@p2p/signer-protocol';
 import type { SignerClient } from '../../chains/signer-client.ts';
 import { AppError } from '../../errors/index.ts';
 
@@ -26,6 +26,11 @@ export interface SignResult {
 
 export interface PayoutSigner {
   sign(req: SignRequest): Promise<SignResult>;
+  /**
+   * GET /v1/accounts of the signer: its master key's fingerprint and its public account keys. The BTC payer
+   * names the fingerprint in its PSBTs (DECISIONS §18); a signer without it cannot be given BTC withdrawals.
+   */
+  accounts?(): Promise<AccountsResponse>;
 }
 
 /** The error codes of a signer that refused for good what it was asked (limits, a reused requestId, an intent it will not sign). */
@@ -70,5 +75,6 @@ export function remotePayoutSigner(client: SignerClient): PayoutSigner {
       if (!parsed.success) throw new AppError('SIGNER_REFUSED', { reason: 'MALFORMED_INTENT' });
       return client.sign(parsed.data);
     },
+    accounts: () => client.accounts(),
   };
 }
