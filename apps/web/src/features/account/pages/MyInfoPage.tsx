@@ -18,6 +18,7 @@ import {
 } from '../../mypage';
 import s from '../account.module.css';
 import { CountryLabel } from '../components/CountryLabel';
+import { VerificationEntry } from '../components/VerificationEntry';
 
 /** The four /myinfo tabs (SPEC §2); the value is what sessionStorage `myInfoActiveTab` holds. */
 export const MY_INFO_TABS = ['wallet', 'purchase', 'sellRegister', 'sellHistory'] as const;
@@ -81,6 +82,9 @@ export default function MyInfoPage() {
           >
             {t('myInfo.account')}
           </Button>
+        </div>
+        <div style={{ marginTop: 8 }}>
+          <VerificationEntry />
         </div>
       </Card>
       <div className={s.tabs} role="tablist" aria-label={t('myInfo.tabs')}>
