@@ -11,6 +11,7 @@ const TONE: Record<string, string> = {
   OPEN: 'info',
   ACTIVE: 'ok',
   COMPLETED: 'ok',
+  APPROVED: 'ok',
   PAUSED: 'muted',
   CLOSED: 'muted',
   CANCELED: 'muted',
