@@ -13,6 +13,7 @@ export {
 export { recordDelivery } from './deliveries.ts';
 export { walletOpsRoutes } from './ops-routes.ts';
 export { disableWalletsOf } from './repo.ts';
+export { purgeTravelRulesOf } from './repo-travel-rule.ts';
 export { default as walletRoutes } from './routes.ts';
 export {
   createWallet,
