@@ -21,7 +21,6 @@ export function IdentityCard({ kyc }: { kyc: KycStatus }) {
   const [name, setName] = useState<string | null>(null);
   const [birthDate, setBirthDate] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [code, setCode] = useState('');
   const { busy, run } = useKycRun();
   if (kyc.level >= 1) {
     return (
@@ -64,28 +63,36 @@ export function IdentityCard({ kyc }: { kyc: KycStatus }) {
       >
         {t(sentTo ? 'verification.identity.resend' : 'verification.identity.request')}
       </Button>
-      {sentTo ? (
-        <>
-          <p data-testid="kyc-identity-sent">{t('verification.identity.sentTo', { phone: sentTo })}</p>
-          <TextField
-            label={t('verification.identity.code')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={LIMITS.smsCodeLength}
-            value={code}
-            onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
-            data-testid="kyc-code"
-          />
-          <Button
-            block
-            disabled={busy || code.length !== LIMITS.smsCodeLength}
-            onClick={() => run(() => verifyIdentity(code), t('verification.identity.verified'))}
-            data-testid="kyc-identity-verify"
-          >
-            {t('verification.identity.verify')}
-          </Button>
-        </>
-      ) : null}
+      {sentTo ? <CodeStep phone={sentTo} /> : null}
     </Card>
+  );
+}
+
+/** The code the provider sent to `phone`, and the verification that raises the member to level 1. */
+function CodeStep({ phone }: { phone: string }) {
+  const { t } = useTranslation('account');
+  const [code, setCode] = useState('');
+  const { busy, run } = useKycRun();
+  return (
+    <>
+      <p data-testid="kyc-identity-sent">{t('verification.identity.sentTo', { phone })}</p>
+      <TextField
+        label={t('verification.identity.code')}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={LIMITS.smsCodeLength}
+        value={code}
+        onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
+        data-testid="kyc-code"
+      />
+      <Button
+        block
+        disabled={busy || code.length !== LIMITS.smsCodeLength}
+        onClick={() => run(() => verifyIdentity(code), t('verification.identity.verified'))}
+        data-testid="kyc-identity-verify"
+      >
+        {t('verification.identity.verify')}
+      </Button>
+    </>
   );
 }

@@ -39,7 +39,6 @@ function storedTab(): MyInfoTab {
 /** /myinfo (SPEC §2): greeting, link to /account, four tabs remembered for the browser session, logout. */
 export default function MyInfoPage() {
   const { t } = useTranslation('account');
-  const navigate = useNavigate();
   const logout = useLogout();
   const me = useMe().data;
   const [tab, setTab] = useState<MyInfoTab>(storedTab);
@@ -73,19 +72,7 @@ export default function MyInfoPage() {
             </div>
           </div>
         </div>
-        <div style={{ marginTop: 16 }}>
-          <Button
-            block
-            variant="secondary"
-            onClick={() => navigate(paths.account.path)}
-            data-testid="to-account"
-          >
-            {t('myInfo.account')}
-          </Button>
-        </div>
-        <div style={{ marginTop: 8 }}>
-          <VerificationEntry />
-        </div>
+        <AccountLinks />
       </Card>
       <div className={s.tabs} role="tablist" aria-label={t('myInfo.tabs')}>
         {MY_INFO_TABS.map((key) => (
@@ -110,5 +97,28 @@ export default function MyInfoPage() {
         {t('common:nav.logout')}
       </Button>
     </Page>
+  );
+}
+
+/** The ways to /account and to the verification center (DECISIONS §19) under the greeting. */
+function AccountLinks() {
+  const { t } = useTranslation('account');
+  const navigate = useNavigate();
+  return (
+    <>
+      <div style={{ marginTop: 16 }}>
+        <Button
+          block
+          variant="secondary"
+          onClick={() => navigate(paths.account.path)}
+          data-testid="to-account"
+        >
+          {t('myInfo.account')}
+        </Button>
+      </div>
+      <div style={{ marginTop: 8 }}>
+        <VerificationEntry />
+      </div>
+    </>
   );
 }

@@ -85,48 +85,62 @@ export default function KycPage() {
         ]}
         list={docs}
         pager={pager}
-        row={(d) => (
-          <tr key={d.id} data-testid={`kyc-row-${d.id}`}>
-            <td className={s.num}>
-              <strong>#{d.id}</strong>
-              <div className={s.sub}>{formatTime(d.createdAt)}</div>
-            </td>
-            <td>
-              {d.loginId}
-              <div className={s.sub}>
-                {d.nickname} · #{d.memberId}
-              </div>
-            </td>
-            <td>
-              {d.name}
-              <div className={s.sub}>
-                {t('ops:kyc.verifiedName')}: {d.verifiedName ?? '-'}
-              </div>
-            </td>
-            <td className={s.num}>{d.kycLevel}</td>
-            <td>
-              <StatusBadge status={d.status} />
-              {d.reason && <div className={s.sub}>{d.reason}</div>}
-            </td>
-            <td>
-              {d.status === 'PENDING' && (
-                <RowActions
-                  actions={[
-                    { label: t('ops:kyc.approve'), testId: `kyc-approve-${d.id}`, onClick: () => approve(d) },
-                    {
-                      label: t('ops:kyc.reject'),
-                      testId: `kyc-reject-${d.id}`,
-                      onClick: () => reject(d),
-                      outline: true,
-                    },
-                  ]}
-                />
-              )}
-            </td>
-          </tr>
-        )}
+        row={(d) => <KycRow key={d.id} d={d} onApprove={approve} onReject={reject} />}
       />
       {dialog}
     </>
+  );
+}
+
+/** One document of the queue: who uploaded it, the account and verified names, its state and actions. */
+function KycRow({
+  d,
+  onApprove,
+  onReject,
+}: {
+  d: OpsKycDocument;
+  onApprove: (d: OpsKycDocument) => void;
+  onReject: (d: OpsKycDocument) => void;
+}) {
+  const { t } = useTranslation(['ops']);
+  return (
+    <tr data-testid={`kyc-row-${d.id}`}>
+      <td className={s.num}>
+        <strong>#{d.id}</strong>
+        <div className={s.sub}>{formatTime(d.createdAt)}</div>
+      </td>
+      <td>
+        {d.loginId}
+        <div className={s.sub}>
+          {d.nickname} · #{d.memberId}
+        </div>
+      </td>
+      <td>
+        {d.name}
+        <div className={s.sub}>
+          {t('ops:kyc.verifiedName')}: {d.verifiedName ?? '-'}
+        </div>
+      </td>
+      <td className={s.num}>{d.kycLevel}</td>
+      <td>
+        <StatusBadge status={d.status} />
+        {d.reason && <div className={s.sub}>{d.reason}</div>}
+      </td>
+      <td>
+        {d.status === 'PENDING' && (
+          <RowActions
+            actions={[
+              { label: t('ops:kyc.approve'), testId: `kyc-approve-${d.id}`, onClick: () => onApprove(d) },
+              {
+                label: t('ops:kyc.reject'),
+                testId: `kyc-reject-${d.id}`,
+                onClick: () => onReject(d),
+                outline: true,
+              },
+            ]}
+          />
+        )}
+      </td>
+    </tr>
   );
 }
