@@ -102,7 +102,7 @@ describe('the verification center, walked by a new user', () => {
     await switchLanguage(page, 'kr');
   });
 
-  it('level 0 cannot trade: the refusal says so and links to the identity step', async () => {
+  it('level 0 cannot list coins: 422 KYC_REQUIRED {level: 1}', async () => {
     const w = await createWallet(e2e.server, me.token, 'ETH');
     const r = await e2e.server.t.call('POST', '/api/v1/sell-listings', {
       token: me.token,
@@ -300,6 +300,22 @@ describe('the verification center, walked by a new user', () => {
       beneficiary_kind: 'VASP',
       vasp_name: 'Upbit',
     });
+  });
+
+  it('changes the verified account: the password (step-up) and a new 1 KRW check', async () => {
+    const next = `110${randomInt(10_000_000, 99_999_999)}`;
+    await page.goto('/verification#bank');
+    await page.getByTestId('bank-verify-bank').fill('하나은행');
+    await page.getByTestId('bank-verify-account').fill(next);
+    // without the password the change cannot be asked
+    expect(await page.getByTestId('bank-verify-request').isDisabled()).toBe(true);
+    await page.getByTestId('bank-verify-password').fill(me.password);
+    await page.getByTestId('bank-verify-request').click();
+    await page.getByTestId('bank-verify-code').fill(await bankCode(next));
+    await page.getByTestId('bank-verify-submit').click();
+    await expect
+      .poll(() => page.getByTestId('bank-verify-status').textContent())
+      .toContain(`하나은행 ${next}`);
   });
 
   it('a new user closes an empty membership', async () => {
