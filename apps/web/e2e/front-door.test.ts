@@ -129,6 +129,7 @@ const PUBLIC_ROUTES = ['/', '/login', '/findid', '/findpw', '/agreement', '/cont
 const GUARDED_ROUTES = [
   '/myinfo',
   '/account',
+  '/verification',
   '/modify',
   '/transaction',
   '/sell',

@@ -59,6 +59,7 @@ const publicRoutes: RouteObject[] = [
 const guardedRoutes: RouteObject[] = [
   page(paths.myInfo.path, () => import('../features/account/pages/MyInfoPage')),
   page(paths.account.path, () => import('../features/account/pages/AccountPage')),
+  page(paths.verification.path, () => import('../features/account/pages/VerificationPage')),
   page(paths.modify.path, () => import('../features/account/pages/ModifyPage')),
   page(paths.transaction.path, () => import('../features/trade/pages/TransactionPage')),
   page(paths.purchase.path, () => import('../features/trade/pages/PurchasePage')),

@@ -14,6 +14,8 @@ export const paths = {
   contact: { path: '/contact', trading: false },
   myInfo: { path: '/myinfo', trading: false },
   account: { path: '/account', trading: false },
+  /** The 인증 센터 (DECISIONS §19): identity levels, the 1원 account check, holds. */
+  verification: { path: '/verification', trading: false },
   modify: { path: '/modify', trading: false },
   createWallet: { path: '/create_wallet', trading: true },
   wallet: { path: '/wallet', trading: true },

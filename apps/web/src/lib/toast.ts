@@ -1,5 +1,6 @@
 import './toast.css';
 import { LIMITS } from '@p2p/contract/limits.ts';
+import type { ReactNode } from 'react';
 import { type Id, type ToastOptions, type ToastPosition, toast } from 'react-toastify';
 import { isTradingPath } from '../config/paths';
 
@@ -20,7 +21,7 @@ const CARRIED_MS = 1_000;
 /** The toast on screen (one at a time) and when it was raised. */
 let current: { id: Id; at: number } | null = null;
 
-function show(kind: 'success' | 'error' | 'info', msg: string): Id {
+function show(kind: 'success' | 'error' | 'info', msg: ReactNode): Id {
   // One toast at a time: a new message replaces the old one instead of stacking over the screen.
   if (current) toast.dismiss(current.id);
   const opts: ToastOptions = { ...toastPlacement(window.location.pathname), role: 'alert' };
@@ -34,6 +35,8 @@ export const notify = {
   success: (msg: string) => show('success', msg),
   error: (msg: string) => show('error', msg),
   info: (msg: string) => show('info', msg),
+  /** A toast whose content is markup (a refusal with the link to its step, lib/refusal.tsx). */
+  node: (content: ReactNode, kind: 'success' | 'error' | 'info' = 'info') => show(kind, content),
 };
 
 /** Called on every route change: the toast of the screen left behind goes, one raised for the new one stays. */

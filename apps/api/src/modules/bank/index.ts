@@ -4,5 +4,6 @@
  * only this file.
  */
 export { verifiedNameOf } from './queries.ts';
+export { purgeBankOf } from './repo.ts';
 export { default as bankRoutes } from './routes.ts';
 export { assertPayoutAccount, sameName, seedVerifiedAccount } from './service.ts';

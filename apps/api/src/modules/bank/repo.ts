@@ -123,3 +123,9 @@ export async function insertBankAccountIfAbsent(
     .onConflict((oc) => oc.column('member_id').doNothing())
     .execute();
 }
+
+/** The retention purge of a closed member (DECISIONS §19): their verified account and 1원 checks deleted. */
+export async function purgeBankOf(tx: Tx, memberId: number): Promise<void> {
+  await tx.deleteFrom('bank_accounts').where('member_id', '=', memberId).execute();
+  await tx.deleteFrom('bank_verifications').where('member_id', '=', memberId).execute();
+}

@@ -6,4 +6,5 @@
 export { grantKycLevel } from './grant.ts';
 export { kycLevelOf, requireKycLevel, verifiedNameOf } from './levels.ts';
 export { kycOpsRoutes } from './ops-routes.ts';
+export { purgeKycOf } from './repo.ts';
 export { default as kycRoutes } from './routes.ts';

@@ -182,3 +182,14 @@ export async function sealedDocument(db: DbOrTx, id: number) {
     .where('id', '=', id)
     .executeTakeFirst();
 }
+
+/**
+ * The retention purge of a closed member (DECISIONS §19, RETENTION_YEARS after closing): their ID documents
+ * (the sealed images), verified identity and identity requests deleted. The level on the member row stays,
+ * a number that names no one.
+ */
+export async function purgeKycOf(tx: Tx, memberId: number): Promise<void> {
+  await tx.deleteFrom('kyc_documents').where('member_id', '=', memberId).execute();
+  await tx.deleteFrom('kyc_identities').where('member_id', '=', memberId).execute();
+  await tx.deleteFrom('kyc_identity_requests').where('member_id', '=', memberId).execute();
+}

@@ -18,11 +18,16 @@ import type { FastifyZod } from '../../http/types.ts';
 import { requireStepUp } from '../identity/index.ts';
 import paidDisputeRoutes from './paid-dispute-routes.ts';
 import * as history from './queries.ts';
-import { buyOrderView, createBuyOrder } from './service.ts';
+import { buyOrderView, createBuyOrder, type OrderRules } from './service.ts';
 import { completeOrder, endOrder } from './transitions.ts';
 
 const IdParams = z.object({ id: idParam });
 const bearer = [{ bearer: [] }];
+
+/** The purchase rules from the configuration (DECISIONS §11 timers and limits, §19 levels and holds). */
+function orderRulesOf(deps: AppDeps): OrderRules {
+  return { ...deps.config.orders, kyc: deps.config.kyc, holds: deps.config.trust.holds };
+}
 
 /**
  * Buy order routes (SPEC §7, DECISIONS §4, §10): create, cancel, reject, complete, the histories; the trade
@@ -30,6 +35,8 @@ const bearer = [{ bearer: [] }];
  * with the operator API). The order timers and the escrow invariants are wired in app.ts.
  */
 export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
+  const { network } = deps.config.chain;
+  const rules = orderRulesOf(deps);
   const { db } = deps;
   const member = deps.guards.requireMember;
   const tags = ['market'];
@@ -41,13 +48,7 @@ export default async function orderRoutes(app: FastifyZod, deps: AppDeps): Promi
       preHandler: member,
       schema: { tags, security: bearer, body: buyOrderCreateBody, response: okResponse(buyOrderCreated) },
     },
-    async (request) =>
-      ok(
-        await createBuyOrder(db, deps.config.chain.network, memberIdOf(request), request.body, {
-          ...deps.config.orders,
-          kyc: deps.config.kyc,
-        }),
-      ),
+    async (request) => ok(await createBuyOrder(db, network, memberIdOf(request), request.body, rules)),
   );
 
   app.post(

@@ -15,6 +15,7 @@ import { AppError, pgConstraint } from '../../errors/index.ts';
 import { assertNotBlocked } from '../blocks/index.ts';
 import { requireKycLevel } from '../kyc/index.ts';
 import { listingForPurchase, lockListing, takeListingQty } from '../listings/index.ts';
+import { assertExternalDeliveryAllowed } from '../wallets/index.ts';
 import { type BuyerLimits, checkBuyerAndPurchaseCheck, lockBuyer, OrdersDue } from './buyer-limits.ts';
 import { type OrderRow, orderWithDue } from './queries.ts';
 import { insertBuyOrder, krwTradedLastDay, paymentDeadline } from './repo.ts';
@@ -28,6 +29,8 @@ export interface OrderRules extends BuyerLimits {
   paymentWindowSec: number;
   /** DECISIONS §19: the level trading needs (0 = none) and the won a member below level 2 may trade per 24 h. */
   kyc: { tradeLevel: number; level1DailyKrw: number };
+  /** DECISIONS §19: WITHDRAW_HOLD_SEC / _NEW_SEC; absent = no hold (an external delivery is then allowed). */
+  holds?: { holdSec: number; newMemberHoldSec: number };
 }
 
 /**
@@ -91,12 +94,25 @@ function destinationOf(
   return { walletId: null, address: normalizeAddress(l.coin, address) };
 }
 
+/** DECISIONS §19: an external delivery while purchases are held is refused (422 WITHDRAWAL_HELD). */
+async function assertDeliveryNotHeld(
+  db: Db,
+  body: BuyOrderCreateBody,
+  buyerId: number,
+  qty: string,
+  rules: OrderRules,
+): Promise<void> {
+  if (body.destType === 'EXTERNAL' && rules.holds)
+    await assertExternalDeliveryAllowed(db, rules.holds, buyerId, qty);
+}
+
 /**
  * Creates a buy order in REQUESTED (SPEC §5 "Purchase", DECISIONS §4, §10). Checks, in order: 422
  * KYC_REQUIRED {level} below KYC_TRADE_LEVEL (DECISIONS §19; level 2 above KYC1_DAILY_KRW in 24 h, decided
  * under the buyer's row lock), 422 ABOVE_MAX_PURCHASE (> 9,500,000 won), 404 LISTING_NOT_FOUND, 422 LISTING_NOT_OPEN, 422 SELF_TRADE,
  * 422 BELOW_MIN_PURCHASE (< ceil(minQty x price)), 400 QTY_MISMATCH (requestQty != krw/price floored to 4
- * decimals), 422 RESERVE_TIME_INVALID, 404 WALLET_NOT_FOUND / 400 INVALID_ADDRESS; then, under the buyer's
+ * decimals), 422 RESERVE_TIME_INVALID, 404 WALLET_NOT_FOUND / 400 INVALID_ADDRESS, 422 WITHDRAWAL_HELD for an
+ * outside address while purchased coins are held (DECISIONS §19); then, under the buyer's
  * row lock, 422 PURCHASE_BLOCKED {until} / TOO_MANY_LIVE_ORDERS {max} (DECISIONS §11) and 422
  * 422 BLOCKED when buyer or seller blocks the other (DECISIONS §19), 422
  * PURCHASE_NOT_VERIFIED when the buyer has no unused phone check verified within 5 minutes (one order per
@@ -117,6 +133,7 @@ export async function createBuyOrder(
   if (toUnits(body.requestQty) !== toUnits(qty)) throw new AppError('QTY_MISMATCH', { requestQty: qty });
   const reservedAt = checkReserve(body.reserveDate, body.reserveTime, Date.now());
   const dest = destinationOf(l, body, network);
+  await assertDeliveryNotHeld(db, body, buyerId, qty, rules);
   const units = toUnits(qty);
   const place = (settleFirst: boolean) =>
     inTx(db, async (tx) => {

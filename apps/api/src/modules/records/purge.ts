@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { LOGIN_HISTORY_DAYS } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
+import { purgeBankOf } from '../bank/index.ts';
 import { deleteBlocksOf } from '../blocks/index.ts';
 import { purgeMessagesOf } from '../chat/index.ts';
 import {
@@ -12,8 +13,10 @@ import {
   pruneSmsCodes,
   purgeMemberIdentity,
 } from '../identity/index.ts';
+import { purgeKycOf } from '../kyc/index.ts';
 import { purgeListingAccountsOf } from '../listings/index.ts';
 import { purgeNotificationsOf } from '../notifications/index.ts';
+import { purgeTravelRulesOf } from '../wallets/index.ts';
 import { acquireJobLease, markJobRun, releaseJobLease } from './repo.ts';
 
 /** The lease's name in job_leases. */
@@ -47,7 +50,9 @@ export interface PurgeOutcome {
 /**
  * Purges one closed member in one transaction (DECISIONS §19): the identity row anonymized and their login
  * history, sessions and reset tickets deleted (identity), their blocks both ways, their chat messages and
- * images, the pay-in accounts of their ended listings, their notifications and push subscriptions. What the
+ * images, the pay-in accounts of their ended listings, their notifications and push subscriptions, their
+ * identity evidence (ID documents, verified identity, identity requests), their verified bank account and
+ * 1원 checks, and the names in their withdrawals' Travel Rule records. What the
  * ledger needs stays: ledger entries and postings are never deleted, and the member row, wallets, transfers,
  * listings and orders they reference stay as anonymous trade facts. False when it was purged already.
  */
@@ -58,6 +63,9 @@ async function purgeMember(db: Db, memberId: number, passwordHash: string): Prom
     await purgeMessagesOf(tx, memberId);
     await purgeListingAccountsOf(tx, memberId);
     await purgeNotificationsOf(tx, memberId);
+    await purgeKycOf(tx, memberId);
+    await purgeBankOf(tx, memberId);
+    await purgeTravelRulesOf(tx, memberId);
     return true;
   });
 }

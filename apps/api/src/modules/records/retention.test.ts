@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember, fundMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
+import { seedVerifiedAccount } from '../bank/index.ts';
+import { grantKycLevel } from '../kyc/index.ts';
 import { RETENTION_JOB, runRetentionPurge } from './index.ts';
 import { acquireJobLease } from './repo.ts';
 
@@ -109,6 +111,49 @@ describe('the retention purge', () => {
     expect(before.rows[0]?.n).toBeGreaterThan(0);
     expect((await row(m.id)).login_id).toBe(`purged-${m.id}`);
     await t.assertLedger();
+  });
+
+  it('deletes the identity evidence and the verified bank account of a purged member, and only theirs', async () => {
+    const closed = new Date('2020-05-01T00:00:00Z');
+    const db = t.app.deps.db;
+    const m = await closedAt(closed);
+    const open = await createMember(t);
+    for (const who of [m, open]) {
+      await grantKycLevel(db, who.id, 2);
+      await seedVerifiedAccount(db, {
+        memberId: who.id,
+        bankName: '신한은행',
+        accountNo: '110123456789',
+        holderName: 'Holder',
+      });
+      await db
+        .insertInto('kyc_documents')
+        .values({
+          member_id: who.id,
+          content_type: 'image/png',
+          width: 1,
+          height: 1,
+          byte_size: 1,
+          key_id: 'test',
+          sealed: Buffer.from([1]),
+        })
+        .execute();
+    }
+    const counts = async (id: number) => {
+      const n = await sql<{ docs: number; ids: number; reqs: number; banks: number }>`select
+          (select count(*)::int from kyc_documents where member_id = ${id}) as docs,
+          (select count(*)::int from kyc_identities where member_id = ${id}) as ids,
+          (select count(*)::int from kyc_identity_requests where member_id = ${id}) as reqs,
+          (select count(*)::int from bank_accounts where member_id = ${id}) as banks`.execute(db);
+      return n.rows[0];
+    };
+    const kept = await counts(open.id);
+    expect(await counts(m.id)).toEqual(kept);
+    expect(kept).toMatchObject({ docs: 1, ids: 1, banks: 1 });
+    await runRetentionPurge(db, { ...RULES, batch: 50 }, after(closed, 5, 1));
+    expect((await row(m.id)).purged_at).not.toBeNull();
+    expect(await counts(m.id)).toEqual({ docs: 0, ids: 0, reqs: 0, banks: 0 });
+    expect(await counts(open.id)).toEqual(kept);
   });
 
   it('is bounded per run: RETENTION_BATCH memberships a run, the next run takes the rest', async () => {

@@ -3,7 +3,7 @@ import { NEW_MEMBER_DAYS, type TrustConfig } from '../../config-trust.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { AppError } from '../../errors/index.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
-import { lockWalletRow, type ReceivedRow, receivedSince } from './repo-holds.ts';
+import { lockWalletRow, memberSince, type ReceivedRow, receivedSince } from './repo-holds.ts';
 
 /** One received amount still on hold: its base units (10^-8) and when it may leave. */
 export interface Hold {
@@ -108,4 +108,30 @@ export async function assertNotHeld(
   if (until === null) return;
   const held = heldPart(available, holds);
   throw new AppError('WITHDRAWAL_HELD', { until: until.toISOString(), heldAmount: fromUnits(held) });
+}
+
+/**
+ * A P2P purchase delivered straight to an outside address (DECISIONS §19 holds): coins that come in by a P2P
+ * purchase leave by external withdrawal only after WITHDRAW_HOLD_SEC (WITHDRAW_HOLD_NEW_SEC in the buyer's
+ * first 30 days), and an external delivery would be both at once. So while the buyer's hold is not 0 the
+ * purchase is refused with 422 WITHDRAWAL_HELD {until: when coins bought now could leave, heldAmount: `qty`};
+ * delivered to the buyer's own wallet, the coins wait there like any other received coins.
+ */
+export async function assertExternalDeliveryAllowed(
+  db: DbOrTx,
+  s: HoldSettings,
+  memberId: number,
+  qty: string,
+  now = new Date(),
+): Promise<void> {
+  if (s.holdSec <= 0 && s.newMemberHoldSec <= 0) return;
+  const since = await memberSince(db, memberId);
+  if (!since) throw new AppError('UNAUTHORIZED');
+  const isNew = now.getTime() < since.getTime() + NEW_MEMBER_DAYS * DAY_MS;
+  const sec = isNew ? s.newMemberHoldSec : s.holdSec;
+  if (sec <= 0) return;
+  throw new AppError('WITHDRAWAL_HELD', {
+    until: new Date(now.getTime() + sec * 1000).toISOString(),
+    heldAmount: qty,
+  });
 }

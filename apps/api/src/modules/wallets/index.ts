@@ -11,8 +11,10 @@ export {
   walletsByDestinationTags,
 } from './chain-deposits.ts';
 export { recordDelivery } from './deliveries.ts';
+export { assertExternalDeliveryAllowed } from './holds.ts';
 export { walletOpsRoutes } from './ops-routes.ts';
 export { disableWalletsOf } from './repo.ts';
+export { purgeTravelRulesOf } from './repo-travel-rule.ts';
 export { default as walletRoutes } from './routes.ts';
 export {
   createWallet,

@@ -43,3 +43,9 @@ export async function receivedSince(
 export async function lockWalletRow(tx: Tx, walletId: number): Promise<void> {
   await sql`select id from wallets where id = ${walletId} for update`.execute(tx);
 }
+
+/** When the member signed up (members.created_at, identity's table), or undefined for no such member. */
+export async function memberSince(db: DbOrTx, memberId: number): Promise<Date | undefined> {
+  const r = await db.selectFrom('members').select('created_at').where('id', '=', memberId).executeTakeFirst();
+  return r?.created_at;
+}

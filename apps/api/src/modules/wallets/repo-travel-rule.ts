@@ -17,3 +17,18 @@ export async function travelRulesOf(db: DbOrTx, transferIds: number[]) {
     .where('transfer_id', 'in', transferIds)
     .execute();
 }
+
+/**
+ * The retention purge of a closed member (DECISIONS §19): the names in the Travel Rule records of their
+ * withdrawals emptied (originator, beneficiary); the record stays beside its transfer, which the ledger
+ * references, with the kind, the exchange's name, the won value and the provider's reference.
+ */
+export async function purgeTravelRulesOf(tx: Tx, memberId: number): Promise<void> {
+  await tx
+    .updateTable('withdrawal_travel_rule')
+    .set({ originator_name: '', beneficiary_name: '' })
+    .where('transfer_id', 'in', (q) =>
+      q.selectFrom('transfers').select('id').where('member_id', '=', memberId),
+    )
+    .execute();
+}

@@ -38,6 +38,18 @@ async function member(ageDays = 0) {
 }
 type M = Awaited<ReturnType<typeof member>>;
 
+/** A listing's remaining quantity as stored. */
+const remaining = async (id: number) =>
+  String(
+    (
+      await t.app.deps.db
+        .selectFrom('sell_listings')
+        .select('remaining_qty')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()
+    ).remaining_qty,
+  );
+
 const send = (from: M, to: M, amount: string) =>
   t.call('POST', '/transfer/request', {
     token: from.token,
@@ -141,6 +153,27 @@ describe('withdrawal holds (DECISIONS §19)', () => {
       },
     });
     expect(r.body).toMatchObject({ returnMessage: 'WITHDRAWAL_HELD', returnData: { heldAmount: '0.02' } });
+  });
+
+  it('refuses a purchase delivered straight to an outside address while purchases are held; nothing is reserved', async () => {
+    const { buyer, id } = await btcMarket(t, op);
+    const before = await remaining(id);
+    const body = {
+      ...buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id),
+      destType: 'EXTERNAL',
+      destAddress: OUTSIDE,
+    };
+    const startedAt = Date.now();
+    const r = await placeOrder<{ until: string; heldAmount: string }>(t, buyer, body);
+    expect(r.status).toBe(422);
+    expect(r.body).toMatchObject({ returnMessage: 'WITHDRAWAL_HELD', returnData: { heldAmount: '0.02' } });
+    // a new member: 72 h (WITHDRAW_HOLD_NEW_SEC) from now
+    const until = Date.parse(r.body.returnData.until);
+    expect(until).toBeGreaterThanOrEqual(startedAt + 259_200_000);
+    expect(until).toBeLessThanOrEqual(Date.now() + 259_200_000);
+    expect(await remaining(id)).toBe(before);
+    // delivered to the buyer's own wallet, the same purchase is taken
+    expect((await placeOrder(t, buyer, buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id))).status).toBe(200);
   });
 
   it.runIf(onPostgres)(

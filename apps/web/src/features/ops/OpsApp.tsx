@@ -7,6 +7,7 @@ import AuditLogPage from './pages/AuditLogPage';
 import ChainPage from './pages/ChainPage';
 import DepositCreditPage from './pages/DepositCreditPage';
 import DisputesPage from './pages/DisputesPage';
+import KycPage from './pages/KycPage';
 import LedgerPage from './pages/LedgerPage';
 import ListingsPage from './pages/ListingsPage';
 import MembersPage from './pages/MembersPage';
@@ -39,6 +40,7 @@ export default function OpsApp() {
             <Route path={rel(opsPaths.orders)} element={<OrdersPage />} />
             <Route path={rel(opsPaths.disputes)} element={<DisputesPage />} />
             <Route path={rel(opsPaths.members)} element={<MembersPage />} />
+            <Route path={rel(opsPaths.kyc)} element={<KycPage />} />
             <Route path={rel(opsPaths.auditLog)} element={<AuditLogPage />} />
             <Route path={rel(opsPaths.ledger)} element={<LedgerPage />} />
             <Route path={rel(opsPaths.security)} element={<SecurityPage />} />

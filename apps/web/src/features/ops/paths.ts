@@ -9,6 +9,7 @@ export const opsPaths = {
   orders: '/ops/orders',
   disputes: '/ops/disputes',
   members: '/ops/members',
+  kyc: '/ops/kyc',
   auditLog: '/ops/audit-log',
   ledger: '/ops/ledger',
   security: '/ops/security',

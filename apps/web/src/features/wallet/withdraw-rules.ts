@@ -87,6 +87,10 @@ const withdrawObject = z.object({
   password: z.string(),
   /** XRP only: the destination tag as typed (digits; empty = none). */
   destTag: z.string().optional(),
+  /** DECISIONS §19 Travel Rule (asked only when the amount needs it): the receiver and their address's kind. */
+  beneficiaryName: z.string().optional(),
+  beneficiaryKind: z.enum(['VASP', 'SELF_HOSTED']).optional(),
+  vaspName: z.string().optional(),
 });
 
 /**
@@ -132,4 +136,25 @@ export function isOwnAddress(
 ): boolean {
   if (v.address.trim().toLowerCase() !== own.address.toLowerCase()) return false;
   return own.destinationTag === null || parseDestTag(v.destTag ?? '') === own.destinationTag;
+}
+
+/** The Travel Rule's beneficiary as typed (DECISIONS §19), the exchange's name only for VASP. */
+export interface BeneficiaryInput {
+  name: string;
+  kind: 'VASP' | 'SELF_HOSTED';
+  vaspName: string | null;
+}
+
+/**
+ * The beneficiary the form holds, or undefined while incomplete: a name, and for an address at another
+ * exchange (VASP) that exchange's name. The API checks the characters (TRAVEL_RULE_INFO_REQUIRED, fields).
+ */
+export function beneficiaryOf(
+  v: Pick<WithdrawValues, 'beneficiaryName' | 'beneficiaryKind' | 'vaspName'>,
+): BeneficiaryInput | undefined {
+  const name = (v.beneficiaryName ?? '').trim();
+  const kind = v.beneficiaryKind ?? 'SELF_HOSTED';
+  const vaspName = (v.vaspName ?? '').trim();
+  if (!name || (kind === 'VASP' && !vaspName)) return undefined;
+  return { name, kind, vaspName: kind === 'VASP' ? vaspName : null };
 }

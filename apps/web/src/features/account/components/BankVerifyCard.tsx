@@ -6,8 +6,8 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { PasswordField } from '../../../components/ui/PasswordField';
 import { TextField } from '../../../components/ui/TextField';
-import { errorText } from '../../../lib/errors';
 import { meQueryOptions } from '../../../lib/me';
+import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
 import s from '../account.module.css';
 import {
@@ -137,7 +137,7 @@ function useRun() {
       notify.success(done);
       await refresh();
     } catch (err) {
-      notify.error(errorText(err, 'common:errors.INTERNAL_ERROR'));
+      notifyRefusal(err, 'common:errors.INTERNAL_ERROR');
     } finally {
       setBusy(false);
     }

@@ -8,11 +8,11 @@ import { paths } from '../../../config/paths';
 import { useMe } from '../../../lib/me';
 import { SmsAlertSwitch } from '../../notifications/SmsAlertSwitch';
 import s from '../account.module.css';
-import { BankVerifyCard } from '../components/BankVerifyCard';
 import { BlockedMembers } from '../components/BlockedMembers';
 import { CloseMembership } from '../components/CloseMembership';
 import { CountryLabel } from '../components/CountryLabel';
 import { LoginHistory } from '../components/LoginHistory';
+import { VerificationEntry } from '../components/VerificationEntry';
 
 function Row({ label, value, testId }: { label: string; value: React.ReactNode; testId?: string }) {
   return (
@@ -27,7 +27,7 @@ function Row({ label, value, testId }: { label: string; value: React.ReactNode; 
 
 /**
  * /account (SPEC §2): the read-only profile with the phone formatted; the token is re-validated by GET /my.
- * Below it (DECISIONS §19): the members the member blocks, the login history and closing the membership.
+ * Below it (DECISIONS §19): the way to the verification center (the 1원 check lives there), the members the member blocks, the login history and closing the membership.
  * An invalid token ends the session (the guard then shows 'authentication expired, log in again' on /login);
  * any other failure says 'failed to load user info' with a retry (SPEC §8).
  */
@@ -68,14 +68,16 @@ export default function AccountPage() {
         <Row label={t('fields.bankName')} value={p?.bankName || empty} testId="acc-bank" />
         <Row label={t('fields.accountNo')} value={p?.accountNo || empty} testId="acc-account-no" />
       </Card>
-      <h2 className={s.sectionTitle}>{t('bankVerify.title')}</h2>
-      <BankVerifyCard />
+      <h2 className={s.sectionTitle}>{t('verification.title')}</h2>
+      <VerificationEntry />
       <h2 className={s.sectionTitle}>{t('common:notifications.title')}</h2>
       <SmsAlertSwitch />
       <Button block onClick={() => navigate(paths.modify.path)} data-testid="to-modify">
         {t('account.modify')}
       </Button>
-      <h2 className={s.sectionTitle}>{t('blocks.title')}</h2>
+      <h2 id="blocks" className={s.sectionTitle}>
+        {t('blocks.title')}
+      </h2>
       <BlockedMembers />
       <h2 className={s.sectionTitle}>{t('logins.title')}</h2>
       <LoginHistory />

@@ -15,9 +15,10 @@ import { TextField } from '../../../components/ui/TextField';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { accountDigitsHint, BANKS, bankChoiceOf, bankNameOf, OTHER_BANK } from '../../../lib/banks';
-import { errorText, fieldText } from '../../../lib/errors';
+import { fieldText } from '../../../lib/errors';
 import { phoneError } from '../../../lib/field-rules';
 import { type Profile, useMe } from '../../../lib/me';
+import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
 import { usePhoneVerification } from '../../../lib/use-phone-verification';
 import s from '../account.module.css';
@@ -106,7 +107,7 @@ export default function ModifyPage() {
         setError('currentPassword', { message: t('account:modify.currentPasswordWrong') });
         return;
       }
-      notify.error(errorText(e, 'account:modify.failed'));
+      notifyRefusal(e, 'account:modify.failed');
       return;
     }
     notify.success(t('account:modify.done'));

@@ -18,6 +18,7 @@ import {
 } from '../../mypage';
 import s from '../account.module.css';
 import { CountryLabel } from '../components/CountryLabel';
+import { VerificationEntry } from '../components/VerificationEntry';
 
 /** The four /myinfo tabs (SPEC §2); the value is what sessionStorage `myInfoActiveTab` holds. */
 export const MY_INFO_TABS = ['wallet', 'purchase', 'sellRegister', 'sellHistory'] as const;
@@ -38,7 +39,6 @@ function storedTab(): MyInfoTab {
 /** /myinfo (SPEC §2): greeting, link to /account, four tabs remembered for the browser session, logout. */
 export default function MyInfoPage() {
   const { t } = useTranslation('account');
-  const navigate = useNavigate();
   const logout = useLogout();
   const me = useMe().data;
   const [tab, setTab] = useState<MyInfoTab>(storedTab);
@@ -72,16 +72,7 @@ export default function MyInfoPage() {
             </div>
           </div>
         </div>
-        <div style={{ marginTop: 16 }}>
-          <Button
-            block
-            variant="secondary"
-            onClick={() => navigate(paths.account.path)}
-            data-testid="to-account"
-          >
-            {t('myInfo.account')}
-          </Button>
-        </div>
+        <AccountLinks />
       </Card>
       <div className={s.tabs} role="tablist" aria-label={t('myInfo.tabs')}>
         {MY_INFO_TABS.map((key) => (
@@ -106,5 +97,28 @@ export default function MyInfoPage() {
         {t('common:nav.logout')}
       </Button>
     </Page>
+  );
+}
+
+/** The ways to /account and to the verification center (DECISIONS §19) under the greeting. */
+function AccountLinks() {
+  const { t } = useTranslation('account');
+  const navigate = useNavigate();
+  return (
+    <>
+      <div style={{ marginTop: 16 }}>
+        <Button
+          block
+          variant="secondary"
+          onClick={() => navigate(paths.account.path)}
+          data-testid="to-account"
+        >
+          {t('myInfo.account')}
+        </Button>
+      </div>
+      <div style={{ marginTop: 8 }}>
+        <VerificationEntry />
+      </div>
+    </>
   );
 }

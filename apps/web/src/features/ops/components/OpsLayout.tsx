@@ -22,6 +22,7 @@ const NAV: { key: OpsPathKey; count?: SummaryKey }[] = [
   { key: 'orders', count: 'requestedOrders' },
   { key: 'disputes' },
   { key: 'members' },
+  { key: 'kyc' },
   { key: 'auditLog' },
   { key: 'ledger' },
   { key: 'security' },

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmModal } from '../../../components/ui/ConfirmModal';
-import { errorText } from '../../../lib/errors';
+import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
 import { useBlocks, useSetBlocked } from '../api/blocks';
 
@@ -23,7 +23,7 @@ export function BlockButton({ nickname }: { nickname: string }) {
       { nickname, blocked: !blocked },
       {
         onSuccess: () => notify.success(t(blocked ? 'block.unblocked' : 'block.blocked', { nickname })),
-        onError: (err) => notify.error(errorText(err, 'common:errors.INTERNAL_ERROR', 'trade')),
+        onError: (err) => notifyRefusal(err, 'common:errors.INTERNAL_ERROR', 'trade'),
       },
     );
   };

@@ -6,8 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { paths } from '../../../config/paths';
-import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
+import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
 import { cancelBuyOrder } from '../api/cancel-buy-order';
 import { disputeOrder } from '../api/dispute-order';
@@ -79,7 +79,7 @@ export function OrderActions({
       else onMoved();
       return true;
     } catch (err) {
-      notify.error(errorText(err, 'trade:protocol.failed', 'trade'));
+      notifyRefusal(err, 'trade:protocol.failed', 'trade');
       // the order may have moved under us (expired, the other party acted): show where it stands now
       onMoved();
       return true;

@@ -8,9 +8,9 @@ import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
 import { accountDigitsHint, BANKS, bankNameOf, OTHER_BANK } from '../../../lib/banks';
-import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
 import type { Profile } from '../../../lib/me';
+import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
 import { usePrices } from '../../home/api/get-prices';
 import { useCreateWallet } from '../../wallet';
@@ -50,7 +50,7 @@ export function SellCoinSection({ coin, onCoin, wallet, walletsPending, errText 
       await createWallet.mutateAsync(coin);
       notify.success(t('wallet:create.success'));
     } catch (err) {
-      notify.error(errorText(err, 'wallet:create.failed', 'trade'));
+      notifyRefusal(err, 'wallet:create.failed', 'trade');
     }
   };
   return (

@@ -4,9 +4,8 @@ import { useNavigate } from 'react-router';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { bankNameOf } from '../../../lib/banks';
-import { errorText } from '../../../lib/errors';
 import type { Profile } from '../../../lib/me';
-import { notify } from '../../../lib/toast';
+import { notifyRefusal } from '../../../lib/refusal';
 import { useCreateListing } from '../api/create-listing';
 import type { SellReview } from '../components/SellReviewSheet';
 import { parsePrice, type SellFields } from '../sell-rules';
@@ -71,7 +70,7 @@ export function useSellReview(me: Profile | undefined, walletId: number | null) 
         return;
       }
       setReviewing(false);
-      notify.error(errorText(err, 'trade:sell.failed', 'trade'));
+      notifyRefusal(err, 'trade:sell.failed', 'trade');
     }
   };
 

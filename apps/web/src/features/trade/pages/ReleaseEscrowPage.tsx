@@ -17,6 +17,7 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon } from '../../../lib/format';
+import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
 import { completeBuyOrder } from '../api/complete-buy-order';
 import { disputeOrder } from '../api/dispute-order';
@@ -239,7 +240,7 @@ function ThirdPartyReport({ orderId }: { orderId: number }) {
       await qc.invalidateQueries();
       return true;
     } catch (err) {
-      notify.error(errorText(err, 'trade:proceed.failed', 'trade'));
+      notifyRefusal(err, 'trade:proceed.failed', 'trade');
       return false;
     } finally {
       setBusy(false);

@@ -11,8 +11,8 @@ import { TextField } from '../../../components/ui/TextField';
 import uiStyles from '../../../components/ui/ui.module.css';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
-import { errorText } from '../../../lib/errors';
 import { useMe } from '../../../lib/me';
+import { notifyRefusal } from '../../../lib/refusal';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
 import { formatMmSs } from '../../../lib/use-countdown';
@@ -85,7 +85,7 @@ export default function VerifyPage() {
         setLapsed(true); // said on the screen, next to the button that gets a new code
         return;
       }
-      notify.error(errorText(err, 'trade:verify.orderFailed', 'trade'));
+      notifyRefusal(err, 'trade:verify.orderFailed', 'trade');
     } finally {
       setOrdering(false);
     }

@@ -108,7 +108,9 @@ function WithdrawAmount({ form, wallet }: { form: UseFormReturn<WithdrawValues>;
       <div className={w.balanceLine}>
         <span className={w.muted}>{t('withdraw.available')}</span>
         <strong data-testid="withdraw-available">
-          {formatQty(wallet.balance, 8)} {wallet.coinCode}
+          {/* DECISIONS §19: an outside address takes only what no hold keeps back */}
+          {formatQty(destType === 'EXTERNAL' ? wallet.withdrawableBalance : wallet.balance, 8)}{' '}
+          {wallet.coinCode}
         </strong>
       </div>
       {destType === 'EXTERNAL' && (

@@ -6,6 +6,7 @@ import { Modal } from '../../../components/ui/Modal';
 import { PasswordField } from '../../../components/ui/PasswordField';
 import { formatQty } from '../../../lib/format';
 import w from '../wallet.module.css';
+import type { BeneficiaryInput } from '../withdraw-rules';
 
 interface Props {
   open: boolean;
@@ -18,6 +19,8 @@ interface Props {
   amount: string;
   /** The withdrawal fee on top of the amount (DECISIONS §3), a decimal string. */
   fee: string;
+  /** DECISIONS §19 Travel Rule: the receiver, when the amount needed one. */
+  beneficiary?: BeneficiaryInput;
   password: string;
   passwordError: string | undefined;
   onPassword: (value: string) => void;
@@ -67,6 +70,12 @@ export function WithdrawReviewSheet(p: Props) {
           <KeyValue label={t('withdraw.review.arrives')} testId="review-arrives">
             <strong>{qty(p.amount || '0')}</strong>
           </KeyValue>
+          {p.beneficiary && (
+            <KeyValue label={t('withdraw.beneficiary.title')} testId="review-beneficiary">
+              {p.beneficiary.name} ·{' '}
+              {p.beneficiary.kind === 'VASP' ? p.beneficiary.vaspName : t('withdraw.beneficiary.SELF_HOSTED')}
+            </KeyValue>
+          )}
         </KeyValueList>
         <p className={w.warning} role="note">
           {t('withdraw.review.irreversible')}

@@ -7,15 +7,29 @@ import { paths } from '../../../config/paths';
 import i18n from '../../../i18n';
 import { ApiError } from '../../../lib/api-client';
 import { errorText, fieldText } from '../../../lib/errors';
+import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
 import { useRequestTransfer } from '../api/request-transfer';
-import { canWithdraw, parseDestTag, plainAmount, type WithdrawValues } from '../withdraw-rules';
+import { useTravelRuleQuote } from '../api/travel-rule-quote';
+import {
+  beneficiaryOf,
+  canWithdraw,
+  parseDestTag,
+  plainAmount,
+  type WithdrawValues,
+  withdrawAmountError,
+} from '../withdraw-rules';
 
 /**
  * A refusal other than a wrong password, the review sheet already closed: a refused destination tag or
  * address is shown under its field (until it changes), anything else as a toast.
  */
 function showRefusal(err: unknown, form: UseFormReturn<WithdrawValues>): void {
+  if (err instanceof ApiError && err.code === 'TRAVEL_RULE_INFO_REQUIRED') {
+    // the beneficiary step is on this screen (useTravelRule shows it now): the toast says why
+    notify.error(errorText(err, 'wallet:withdraw.failed', 'trade'));
+    return;
+  }
   if (err instanceof ApiError && err.fields.destTag) {
     form.setError('destTag', { type: 'server', message: fieldText(err.fields.destTag) });
     return;
@@ -36,7 +50,29 @@ function showRefusal(err: unknown, form: UseFormReturn<WithdrawValues>): void {
     form.setError('address', { type: 'server', message: errorText(err, 'wallet:withdraw.failed', 'trade') });
     return;
   }
-  notify.error(errorText(err, 'wallet:withdraw.failed', 'trade'));
+  notifyRefusal(err, 'wallet:withdraw.failed', 'trade');
+}
+
+/**
+ * Whether this withdrawal needs the Travel Rule's beneficiary (DECISIONS §19): an external one whose amount
+ * the quote says is worth TRAVEL_RULE_MIN_KRW or more, or one the server refused with
+ * TRAVEL_RULE_INFO_REQUIRED (the price moved); `beneficiary` is then what the form holds, if complete.
+ */
+function useTravelRule(wallet: Wallet, v: WithdrawValues) {
+  const [refusedFor, setRefusedFor] = useState<string | null>(null);
+  const amount = plainAmount(v.amount);
+  const external = v.destType === 'EXTERNAL';
+  const quotable = external && amount !== '' && withdrawAmountError(v.amount, wallet.balance) === undefined;
+  const quote = useTravelRuleQuote(wallet.coinCode, amount, quotable);
+  const needed = quotable && (quote.data?.required === true || refusedFor === amount);
+  return {
+    needed,
+    minKrw: quote.data?.minKrw ?? 1_000_000,
+    /** True while the quote for the typed amount is not in yet (the button waits). */
+    quoting: quotable && (quote.isFetching || quote.isPending),
+    beneficiary: needed ? beneficiaryOf(v) : undefined,
+    refused: () => setRefusedFor(amount),
+  };
 }
 
 /**
@@ -51,10 +87,15 @@ export function useWithdrawal(wallet: Wallet, form: UseFormReturn<WithdrawValues
   const send = useRequestTransfer();
   const [reviewing, setReviewing] = useState(false);
   const { setValue, watch, setError, clearErrors } = form;
-  const { destType, address, amount, password, destTag = '' } = watch();
+  const values = watch();
+  const { destType, address, amount, password, destTag = '' } = values;
   const isXrp = wallet.coinCode === 'XRP';
   const tag = isXrp ? (parseDestTag(destTag) ?? null) : null;
-  const ready = canWithdraw(amount, wallet.balance, address, send.isPending, wallet.coinCode, destTag);
+  const travelRule = useTravelRule(wallet, values);
+  const ready =
+    canWithdraw(amount, wallet.balance, address, send.isPending, wallet.coinCode, destTag) &&
+    !travelRule.quoting &&
+    (!travelRule.needed || travelRule.beneficiary !== undefined);
   const setPasswordError = (message: string) => setError('password', { type: 'server', message });
 
   const submit = async (stepUp: StepUp) => {
@@ -67,6 +108,7 @@ export function useWithdrawal(wallet: Wallet, form: UseFormReturn<WithdrawValues
         destInternalAddress: destType === 'INTERNAL' ? address.trim() : null,
         destExternalAddress: destType === 'EXTERNAL' ? address.trim() : null,
         ...(isXrp ? { destTag: tag } : {}),
+        ...(travelRule.beneficiary ? { beneficiary: travelRule.beneficiary } : {}),
         stepUp,
       });
       // XRP to the platform account with a member's tag is done internally whichever destination was picked.
@@ -76,6 +118,7 @@ export function useWithdrawal(wallet: Wallet, form: UseFormReturn<WithdrawValues
       if (err instanceof ApiError && err.code === 'INVALID_CREDENTIALS')
         return setPasswordError(t('common:stepUp.wrongPassword'));
       setReviewing(false);
+      if (err instanceof ApiError && err.code === 'TRAVEL_RULE_INFO_REQUIRED') travelRule.refused();
       showRefusal(err, form);
     }
   };
@@ -84,6 +127,8 @@ export function useWithdrawal(wallet: Wallet, form: UseFormReturn<WithdrawValues
     ready,
     pending: send.isPending,
     reviewing,
+    /** DECISIONS §19: whether the beneficiary step shows, and the won value that asks for it. */
+    travelRule: { needed: travelRule.needed, minKrw: travelRule.minKrw, beneficiary: travelRule.beneficiary },
     /** The destination tag as the review shows it: XRP's (null: none), undefined for other coins. */
     reviewTag: isXrp ? tag : undefined,
     openReview: () => {

@@ -8,7 +8,7 @@ import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { Skeleton } from '../../../components/ui/Skeleton';
 import { paths } from '../../../config/paths';
-import { errorText } from '../../../lib/errors';
+import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
 import { useCreateWallet } from '../api/create-wallet';
 import { useWallets } from '../api/get-wallets';
@@ -31,7 +31,7 @@ export default function CreateWalletPage() {
       notify.success(t('create.success'));
       navigate(paths.myInfo.path, { replace: true });
     } catch (err) {
-      notify.error(errorText(err, 'wallet:create.failed', 'trade'));
+      notifyRefusal(err, 'wallet:create.failed', 'trade');
     }
   };
 

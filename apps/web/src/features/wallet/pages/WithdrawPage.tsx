@@ -8,6 +8,7 @@ import { Button } from '../../../components/ui/Button';
 import { StickyCta } from '../../../components/ui/StickyCta';
 import { paths } from '../../../config/paths';
 import { useWallets } from '../api/get-wallets';
+import { BeneficiaryFields } from '../components/BeneficiaryFields';
 import { WalletSummary } from '../components/WalletSummary';
 import { WithdrawFields } from '../components/WithdrawFields';
 import { WithdrawReviewSheet } from '../components/WithdrawReviewSheet';
@@ -22,6 +23,7 @@ import { plainAmount, type WithdrawValues, withdrawSchema } from '../withdraw-ru
  * empty, in error or sending. An external withdrawal cannot be undone, so it first opens a review sheet
  * (address, amount, fee, what arrives) where the member confirms with the password (DECISIONS §13 step-up).
  * XRP adds the destination tag field (DECISIONS §17: optional, an integer 0..2^32-1), shown on the review too.
+ * An external amount worth TRAVEL_RULE_MIN_KRW or more adds the beneficiary step (DECISIONS §19 Travel Rule).
  */
 export default function WithdrawPage() {
   const { t } = useTranslation('wallet');
@@ -55,6 +57,9 @@ function WithdrawForm({ form, wallet }: { form: UseFormReturn<WithdrawValues>; w
     <>
       <WalletSummary wallet={wallet} />
       <WithdrawFields form={form} wallet={wallet} />
+      {withdrawal.travelRule.needed && (
+        <BeneficiaryFields form={form} minKrw={withdrawal.travelRule.minKrw} />
+      )}
       <StickyCta>
         <Button
           block
@@ -73,6 +78,7 @@ function WithdrawForm({ form, wallet }: { form: UseFormReturn<WithdrawValues>; w
         tag={withdrawal.reviewTag}
         amount={plainAmount(amount)}
         fee={fee}
+        beneficiary={withdrawal.travelRule.beneficiary}
         password={password}
         passwordError={form.formState.errors.password?.message}
         onPassword={(value) => {
