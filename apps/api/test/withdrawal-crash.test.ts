@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -175,9 +177,17 @@ afterEach(async () => {
   if (child) await stopServer(child, 'SIGKILL');
 });
 
-async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
+async function startServer(
+  extra: Record<string, string> = {},
+): Promise<{ proc: ChildProcess; base: string }> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, ...baseEnv(), HOST: '127.0.0.1', PORT: String(port) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...baseEnv(),
+    ...extra,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+  };
   for (const k of ['REDIS_URL', 'OPERATOR_LOGIN_ID', 'OPERATOR_PASSWORD']) delete env[k];
   if (!fresh) delete env.DATABASE_URL;
   const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
@@ -320,6 +330,61 @@ async function expectPaidOnce(ids: number[], nonceBefore: number): Promise<void>
   }
 }
 
+/**
+ * A pass-through HTTP proxy in front of the signer (the MAC covers method, path and body, so it forwards as is).
+ * `onSigned`, when set, sees each answered WITHDRAWAL sign call and may drop the answer (the socket is
+ * destroyed): a signature made and journaled whose answer never reached the API.
+ */
+interface SignerProxy {
+  url: string;
+  onSigned: ((answer: { requestId: string; txid: string }) => Promise<'drop' | 'pass'>) | null;
+  close(): Promise<void>;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function startSignerProxy(): Promise<SignerProxy> {
+  const proxy: SignerProxy = { url: '', onSigned: null, close: async () => undefined };
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
+    const body = await readBody(req);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) {
+      if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+    }
+    const answer = await fetch(`${signer.url}${req.url}`, {
+      method: req.method,
+      headers,
+      body: req.method === 'GET' ? undefined : body,
+    }).catch(() => null);
+    if (!answer) return res.destroy();
+    const text = await answer.text();
+    const sign = req.url?.startsWith('/v1/sign') && !req.url.startsWith('/v1/sign-message');
+    if (
+      sign &&
+      answer.ok &&
+      proxy.onSigned &&
+      (JSON.parse(body) as { purpose?: string }).purpose === 'WITHDRAWAL'
+    ) {
+      if ((await proxy.onSigned(JSON.parse(text) as { requestId: string; txid: string })) === 'drop') {
+        return res.destroy();
+      }
+    }
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+    });
+    res.end(text);
+  };
+  const server = createServer((req, res) => void forward(req, res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  proxy.close = () => new Promise((r) => server.close(() => r()));
+  return proxy;
+}
+
 describe('a crash in the middle of paying withdrawals (ETH on Anvil, the real signer)', () => {
   it('pays every withdrawal exactly once after the API is SIGKILLed mid-burst and restarted', async () => {
     const ids = await requestBurst(BURST);
@@ -367,5 +432,51 @@ describe('a crash in the middle of paying withdrawals (ETH on Anvil, the real si
     await untilCompleted(api.base, ids);
     await stopServer(api.proc, 'SIGTERM');
     await expectPaidOnce(ids, nonceBefore);
+  }, 600_000);
+  it("re-asks the signer after the API died between the signer's answer and storing it: the same transaction, once", async () => {
+    const proxy = await startSignerProxy();
+    try {
+      const ids = await requestBurst(6);
+      const nonceBefore = await hotNonce();
+      let lost: { requestId: string; txid: string } | null = null;
+      const killed = new Promise<void>((resolveKilled) => {
+        proxy.onSigned = async (answer) => {
+          lost = answer;
+          proxy.onSigned = null;
+          if (child) await stopServer(child, 'SIGKILL');
+          resolveKilled();
+          return 'drop';
+        };
+      });
+      // the kill may land before the first start answered /healthz: that start's failure is expected
+      const first = startServer({ SIGNER_URL: proxy.url }).catch(() => null);
+      await killed;
+      await first;
+      const answer = lost as { requestId: string; txid: string } | null;
+      if (!answer) throw new Error('no signature was intercepted');
+      // signed and journaled, never stored nor sent
+      expect(journalWithdrawals().get(answer.requestId)).toEqual([answer.txid]);
+      expect(await hotNonce()).toBe(nonceBefore);
+      expect((await attemptTally(ids)).PREPARED).toBe(1);
+
+      const again = await startServer({ SIGNER_URL: proxy.url });
+      await untilCompleted(again.base, ids);
+      await stopServer(again.proc, 'SIGTERM');
+      await expectPaidOnce(ids, nonceBefore);
+      const id = Number(answer.requestId.split(':')[1]);
+      const dbh = await openStore();
+      try {
+        const row = await dbh.db
+          .selectFrom('transfers')
+          .select('txid')
+          .where('id', '=', id)
+          .executeTakeFirst();
+        expect(row?.txid).toBe(answer.txid);
+      } finally {
+        await dbh.close();
+      }
+    } finally {
+      await proxy.close();
+    }
   }, 600_000);
 });
