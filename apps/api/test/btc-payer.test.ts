@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { bech32, hex } from '@scure/base';
 import { Block, address as bitcoinAddress, Transaction } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { btcWriter } from '../src/chains/btc-writer.ts';
+import { CHAIN_ADAPTERS, parseAccountKey } from '../src/chains/index.ts';
 import { depositor, scanToTip, watcherOf } from '../src/modules/deposits/test-kit.ts';
 import {
   BtcPayer,
@@ -10,41 +13,49 @@ import {
   loadCustodyConfig,
   type PayAttempt,
   type PayRequest,
+  remotePayoutSigner,
+  type SignRequest,
   settleColdSweeps,
   sweepExcessToCold,
   unspentOutputs,
 } from '../src/modules/withdrawals/index.ts';
-import { BTC_TEST_ACCOUNT_PATH, randomRecipient, signPsbt, testBtcKeys } from './btc-test-signer.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { hasLitecoind, type Litecoind, startLitecoind, toLitecoinRegtestAddress } from './nodes.ts';
+import { startSigner, type TestSigner } from './signer.ts';
 
 /**
  * The BTC payer on Litecoin Core regtest (DECISIONS §18): deposits paid to members' addresses and credited by the
- * watcher become the platform's outputs; a withdrawal is selected, built as a PSBT, signed (by a test signer
- * holding the seed whose xpub the API was given), broadcast and mined; the recipient gets exactly the amount,
- * the change comes back to 1/n and pays the next withdrawal; a replacement spends the same inputs so only one
- * of the two transactions ever confirms.
+ * watcher become the platform's outputs; a withdrawal is selected, built as a PSBT, signed by the real signer
+ * (apps/signer, its own process on the public TEST seed whose account key the API was given), broadcast and
+ * mined; the recipient gets exactly the amount, the change comes back to 1/n and pays the next withdrawal; a
+ * replacement spends the same inputs so only one of the two transactions ever confirms.
  */
 
-const SEED = Uint8Array.from({ length: 32 }, (_, i) => i + 1);
-const keys = testBtcKeys(SEED);
+/** A regtest P2WPKH address of a random 20-byte program: nobody holds its key, a recipient nobody else pays. */
+function randomRecipient(): string {
+  return bech32.encode('bcrt', [0, ...bech32.toWords(randomBytes(20))]);
+}
+
+/** The cold address of the sweep test, known to the signer (it signs a COLD_SWEEP only to COLD_ADDRESS_BTC). */
+const COLD = randomRecipient();
 
 describe.skipIf(!hasLitecoind())('BTC payer on Litecoin Core regtest', () => {
   let node: Litecoind;
+  let signer: TestSigner;
   let t: TestApp;
   let payer: BtcPayer;
   let seq = 0;
 
   beforeAll(async () => {
     node = await startLitecoind();
+    signer = await startSigner({ env: { CHAIN_NETWORK: 'regtest', COLD_ADDRESS_BTC: COLD } });
     t = await createTestApp(
       {
-        CHAIN_NETWORK: 'regtest',
+        ...signer.apiEnv,
         CHAIN_RPC_BTC: node.url,
         CHAIN_CONFIRMATIONS_BTC: '1',
         CHAIN_START_HEIGHT_BTC: String((await node.height()) + 1),
         CHAIN_TIMEOUT_MS: '30000',
-        XPUB_BTC: keys.xpub,
       },
       { startWatchers: false },
     );
@@ -52,9 +63,9 @@ describe.skipIf(!hasLitecoind())('BTC payer on Litecoin Core regtest', () => {
       db: t.app.deps.db,
       node: btcWriter(node.url, 30_000),
       network: 'regtest',
-      account: keys.account,
-      accountPath: BTC_TEST_ACCOUNT_PATH,
-      masterFingerprint: keys.masterFingerprint,
+      account: parseAccountKey(signer.xpubs.BTC),
+      accountPath: CHAIN_ADAPTERS.BTC.accountPath('regtest'),
+      masterFingerprint: hex.decode(signer.accounts.masterFingerprint),
       fallbackFeeRate: 20,
       confirmations: 1,
       // Litecoin Core relays no output below 30 sat/vB worth of spending it (Bitcoin Core: 3)
@@ -63,6 +74,7 @@ describe.skipIf(!hasLitecoind())('BTC payer on Litecoin Core regtest', () => {
   }, 180_000);
   afterAll(async () => {
     await t?.close();
+    await signer?.stop();
     await node?.stop();
   });
 
@@ -86,9 +98,23 @@ describe.skipIf(!hasLitecoind())('BTC payer on Litecoin Core regtest', () => {
     };
   }
 
+  /** Asks the signer process, as the payout worker does (its shape checked first). */
+  async function sign(req: SignRequest) {
+    const r = await remotePayoutSigner(signer.client).sign(req);
+    const tx = Transaction.fromHex(r.signedTx);
+    expect(tx.getId()).toBe(r.txid);
+    return { signedTx: r.signedTx, txid: r.txid, tx };
+  }
+
   async function prepareAndSign(req: PayRequest) {
     const prepared = await t.app.deps.db.transaction().execute((tx) => payer.prepare(tx, req));
-    return { prepared, ...signPsbt(keys, prepared.intent.psbt as string) };
+    const signed = await sign({
+      requestId: req.requestId,
+      coin: 'BTC',
+      purpose: 'WITHDRAWAL',
+      intent: prepared.intent,
+    });
+    return { prepared, ...signed };
   }
 
   /** What the block `hash` pays to `address`, in satoshi, and which of `txids` it holds. */
@@ -203,12 +229,11 @@ describe.skipIf(!hasLitecoind())('BTC payer on Litecoin Core regtest', () => {
 
   it('sweeps what the hot outputs hold above HOT_WALLET_MAX_BTC to the cold address, and shows it', async () => {
     await deposit('0.6');
-    const cold = randomRecipient();
+    const cold = COLD;
     const cfg = loadCustodyConfig({ HOT_WALLET_MAX_BTC: '0.1', COLD_ADDRESS_BTC: cold }, 'regtest');
     const writer = btcWriter(node.url, 30_000);
     const source = btcCustodySource(t.app.deps.db, (a) => writer.balanceOf(toLitecoinRegtestAddress(a)));
     const hot = await source.hotBalance();
-    const sign = async (r: { intent: Record<string, unknown> }) => signPsbt(keys, r.intent.psbt as string);
     const requestId = await sweepExcessToCold(t.app.deps.db, { cfg, payer, source, sign });
     expect(requestId).toMatch(/^cold:BTC:\d+$/);
     await node.mine(1);

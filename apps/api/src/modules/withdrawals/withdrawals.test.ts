@@ -4,20 +4,22 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember, runLedgerCheck } from '../../../test/fixtures.ts';
 import { createTestApp, onPostgres, type TestApp } from '../../../test/helpers.ts';
-import { type InterimSigner, interimSigner, TEST_XPUB_ETH } from '../../../test/interim-signer.ts';
 import { type Anvil, startAnvil } from '../../../test/nodes.ts';
+import { startSigner, type TestSigner } from '../../../test/signer.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
 
 /*
  * DECISIONS §18 on a real Ethereum node (Anvil): a member's deposit is credited and swept to the hot address
  * (1/0), a small withdrawal approves itself and is paid with no operator, a large one waits for an operator's
  * approval, parallel approvals have one winner, a signer refusal leaves the withdrawal APPROVED with its reason
- * and no nonce gap, and bad input writes nothing. The payout worker's passes are driven by the test.
+ * and no nonce gap, and bad input writes nothing. The signer is the real one (apps/signer, its own process on
+ * the public TEST seed, SIGNER_MAX_TX_ETH 0.6), found through SIGNER_URL / SIGNER_TOKEN as in production; the
+ * payout worker's passes are driven by the test.
  */
 
 let anvil: Anvil;
 let t: TestApp;
-let signer: InterimSigner;
+let signer: TestSigner;
 let member: FixtureMember;
 let op: FixtureMember;
 let wallet: Wallet;
@@ -65,18 +67,17 @@ async function balance(address: Address): Promise<bigint> {
 
 beforeAll(async () => {
   anvil = await startAnvil();
-  signer = interimSigner({ maxTxWei: parseEther('0.6') });
+  signer = await startSigner({ env: { CHAIN_NETWORK: 'testnet', SIGNER_MAX_TX_ETH: '0.6' } });
   t = await createTestApp(
     {
-      XPUB_ETH: TEST_XPUB_ETH,
-      CHAIN_NETWORK: 'testnet',
+      ...signer.apiEnv,
       CHAIN_RPC_ETH: anvil.url,
       CHAIN_CONFIRMATIONS_ETH: '1',
       CHAIN_START_HEIGHT_ETH: String((await anvil.height()) + 1),
       WITHDRAW_AUTO_MAX_ETH: '0.5',
       EXPLORER_TX_URL_ETH: 'https://etherscan.io/tx/{txid}',
     },
-    { payoutSigner: signer, startPayouts: false, startWatchers: false },
+    { startPayouts: false, startWatchers: false },
   );
   member = await createMember(t);
   op = await createMember(t, { role: 'OPERATOR' });
@@ -95,6 +96,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  await signer?.stop();
   await anvil?.stop();
 });
 
@@ -108,7 +110,9 @@ describe('ETH withdrawals on Anvil', () => {
   });
 
   it('pays a small withdrawal with no operator: the recipient gets exactly the amount', async () => {
-    const to = freshAddress();
+    // another Anvil account, as a new user would withdraw to their own wallet
+    const to = anvil.accounts[1] as Address;
+    const had = await balance(to);
     const r = await withdraw(to, '0.1');
     expect(r.status).toBe(200);
     const id = r.body.returnData.transferId;
@@ -120,11 +124,15 @@ describe('ETH withdrawals on Anvil', () => {
     expect(sent.explorerUrl).toBe(`https://etherscan.io/tx/${sent.txid}`);
     await pass();
     expect((await opRow(id)).status).toBe('COMPLETED');
-    expect(await balance(to)).toBe(parseEther('0.1'));
+    expect(await balance(to)).toBe(had + parseEther('0.1'));
     const list = await t.call<{ list: Transfer[] }>('GET', `/transfer?walletId=${wallet.id}&size=20`, {
       token: member.token,
     });
-    expect(list.body.returnData.list.find((x) => x.transferId === id)?.status).toBe('COMPLETED');
+    // the member sees 완료 with the txid the chain has and its explorer link
+    const mine = list.body.returnData.list.find((x) => x.transferId === id);
+    expect(mine).toMatchObject({ status: 'COMPLETED', txid: sent.txid, explorerUrl: sent.explorerUrl });
+    const receipt = await anvil.client.getTransactionReceipt({ hash: sent.txid as `0x${string}` });
+    expect([receipt.status, receipt.to?.toLowerCase()]).toEqual(['success', to.toLowerCase()]);
     const notes = await t.app.deps.db
       .selectFrom('notifications')
       .select('kind')
@@ -230,6 +238,7 @@ describe('ETH withdrawals on Anvil', () => {
       (await t.app.deps.db.selectFrom('transfers').select('id').where('member_id', '=', member.id).execute())
         .length;
     const before = await count();
+    const available = await balanceOf(t.app.deps.db, account.available(member.id, 'ETH'));
     const btc = await withdraw('tb1qw508d6qejxtdg4y5r3zarvary0c5xw7kxpjzsx', '0.01');
     expect([btc.status, btc.body.returnMessage]).toEqual([400, 'INVALID_ADDRESS']);
     const decimals = await withdraw(freshAddress(), '0.0000001');
@@ -246,6 +255,19 @@ describe('ETH withdrawals on Anvil', () => {
       },
     });
     expect([tag.status, tag.body.returnMessage]).toEqual([400, 'VALIDATION_FAILED']);
+    const negativeTag = await t.call('POST', '/transfer/request', {
+      token: member.token,
+      body: {
+        fromWalletId: wallet.id,
+        destType: 'EXTERNAL',
+        destExternalAddress: freshAddress(),
+        amount: '0.01',
+        destTag: -1,
+        stepUp: { password: member.password },
+      },
+    });
+    expect([negativeTag.status, negativeTag.body.returnMessage]).toEqual([400, 'VALIDATION_FAILED']);
     expect(await count()).toBe(before);
+    expect(await balanceOf(t.app.deps.db, account.available(member.id, 'ETH'))).toBe(available);
   });
 });
