@@ -184,7 +184,7 @@ describe('screens at the money moments', () => {
     await expect.poll(() => page.getByTestId('wallet-won').textContent()).toBe(`≈ ${ethWon}원`);
     await page.getByTestId('withdraw-amount').fill('0.1');
     await page.getByTestId('withdraw-address').fill('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7');
-    await page.getByText('ETH 주소 형식이 아닙니다. 주소를 다시 확인해주세요.').waitFor();
+    await page.getByText('ETH 주소 형식이 아니에요. 주소를 다시 확인해주세요.').waitFor();
     expect(await page.getByTestId('withdraw-submit').isDisabled()).toBe(true);
     for (const lang of LANGS) {
       await inLanguage(page, lang);

@@ -242,6 +242,23 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: "Closes the seller's listing; the part not held by live orders returns from escrow.",
     errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
   },
+  'PATCH /api/v1/sell-listings/:id': {
+    operationId: 'editSellListing',
+    summary:
+      "Edits the price and quantities of the seller's active listing after the step-up; the escrow follows maxQty, and a price more than 10% from the market goes back to review.",
+    errors: [
+      'LISTING_NOT_FOUND',
+      'INVALID_STATE',
+      'INSUFFICIENT_LISTING_QTY',
+      'INSUFFICIENT_BALANCE',
+      'STEP_UP_REQUIRED',
+      'INVALID_CREDENTIALS',
+      'CODE_EXPIRED',
+      'CODE_MISMATCH',
+      'CODE_TRIES_EXCEEDED',
+      'RATE_LIMITED',
+    ],
+  },
   'POST /api/v1/sell-listings/:id/pause': {
     operationId: 'pauseSellListing',
     summary: "Pauses the seller's open listing: it leaves the trade list until resumed.",

@@ -21,6 +21,7 @@ import { assertPayoutAccount } from '../bank/index.ts';
 import { blockedIdsOf } from '../blocks/index.ts';
 import { requireStepUp } from '../identity/index.ts';
 import { requireKycLevel } from '../kyc/index.ts';
+import { registerEditRoute } from './edit.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
 
@@ -75,7 +76,6 @@ async function tradeListAnswer(
 export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Promise<void> {
   const { db } = deps;
   const member = deps.guards.requireMember;
-
   app.post(
     '/api/v1/sell-listings',
     {
@@ -130,6 +130,7 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
     async (request) => ok(await closeListing(db, memberIdOf(request), request.params.id)),
   );
 
+  registerEditRoute(app, deps);
   app.get(
     '/my/sell',
     {

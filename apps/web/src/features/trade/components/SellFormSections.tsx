@@ -9,7 +9,7 @@ import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
 import { accountDigitsHint, BANKS, bankNameOf, OTHER_BANK } from '../../../lib/banks';
 import { errorText } from '../../../lib/errors';
-import { formatQty, formatWon } from '../../../lib/format';
+import { formatBalance, formatWon } from '../../../lib/format';
 import type { Profile } from '../../../lib/me';
 import { notify } from '../../../lib/toast';
 import { usePrices } from '../../home/api/get-prices';
@@ -89,7 +89,7 @@ export function SellCoinSection({ coin, onCoin, wallet, walletsPending, errText 
         </span>
         <div className={s.muted} style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
           <span data-testid="sell-available">
-            {t('sell.available', { qty: wallet ? formatQty(wallet.balance, 8) : '0', coin })}
+            {t('sell.available', { qty: wallet ? formatBalance(wallet.balance) : '0', coin })}
           </span>
           <span data-testid="sell-market">
             {marketKrw === undefined ? '' : t('sell.market', { krw: formatWon(marketKrw) })}

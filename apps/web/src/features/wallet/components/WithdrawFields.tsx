@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { TextField } from '../../../components/ui/TextField';
-import { formatQty } from '../../../lib/format';
+import { formatBalance, formatQty } from '../../../lib/format';
 import w from '../wallet.module.css';
 import { formatDestTagInput, formatWithdrawInput, type WithdrawValues } from '../withdraw-rules';
 
@@ -108,7 +108,7 @@ function WithdrawAmount({ form, wallet }: { form: UseFormReturn<WithdrawValues>;
       <div className={w.balanceLine}>
         <span className={w.muted}>{t('withdraw.available')}</span>
         <strong data-testid="withdraw-available">
-          {formatQty(wallet.balance, 8)} {wallet.coinCode}
+          {formatBalance(wallet.balance)} {wallet.coinCode}
         </strong>
       </div>
       {destType === 'EXTERNAL' && (
