@@ -29,7 +29,7 @@ const files = readdirSync(KR).filter((f) => f.endsWith('.json'));
 
 /** A particle written for both cases, e.g. 을(를), 이(가), (으)로, 와(과). */
 const BOTH_PARTICLES = /\((?:을|를|이|가|은|는|와|과|으)\)/;
-/** A 해요체 ending: -ㅂ니다 / -습니다 at the end of a sentence, or a -니까? question. */
+/** A 합쇼체 ending (not 해요체): -ㅂ니다 / -습니다 at the end of a sentence, or a -니까? question. */
 const HAPSHIDA = /[가-힣](?:니다|니까)(?=[.!?'")\s]|$)/;
 
 /** The texts of `files` that `re` finds, as "file key: text". */
@@ -46,7 +46,7 @@ describe('Korean copy', () => {
     expect(offenders(BOTH_PARTICLES, () => true)).toEqual([]);
   });
 
-  it('speaks 해요체 in the member app: no 해요체 endings', () => {
+  it('speaks 해요체 in the member app: no 합쇼체 endings', () => {
     expect(offenders(HAPSHIDA, (f) => !NOT_HAEYO.has(f))).toEqual([]);
   });
 
