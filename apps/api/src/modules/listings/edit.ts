@@ -11,7 +11,6 @@ import {
   sellListingEditBody,
   toUnits,
 } from '@p2p/contract';
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Db, Tx } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
@@ -24,6 +23,7 @@ import { movements, post } from '../../ledger/index.ts';
 import { requireStepUp } from '../identity/index.ts';
 import { marketPriceKrw } from '../prices/index.ts';
 import { type LockedListing, lockListing } from './repo.ts';
+import { ownListingCoin, writeListingEdit } from './repo-edit.ts';
 import { listingDetail } from './service.ts';
 
 /** The new terms of a listing: each value as it should now be (decimal strings, whole won). */
@@ -67,19 +67,14 @@ async function applyEdit(tx: Tx, l: LockedListing, edit: ListingEdit, status: Li
       }),
     );
   }
-  await tx
-    .updateTable('sell_listings')
-    .set({
-      min_qty: fromUnits(toUnits(edit.minQty)),
-      max_qty: fromUnits(newMax),
-      remaining_qty: fromUnits(newMax - held),
-      unit_price_krw: edit.unitPriceKrw,
-      status,
-      qty_edits: qtyEdits,
-      updated_at: sql<Date>`now()`,
-    })
-    .where('id', '=', l.id)
-    .execute();
+  await writeListingEdit(tx, l.id, {
+    minQty: fromUnits(toUnits(edit.minQty)),
+    maxQty: fromUnits(newMax),
+    remainingQty: fromUnits(newMax - held),
+    unitPriceKrw: edit.unitPriceKrw,
+    status,
+    qtyEdits,
+  });
 }
 
 /**
@@ -95,14 +90,9 @@ export async function editListing(
   edit: ListingEdit,
   marketKrw: (coin: Coin) => Promise<number | null>,
 ): Promise<SellListingDetail> {
-  const found = await db
-    .selectFrom('sell_listings')
-    .select('coin')
-    .where('id', '=', listingId)
-    .where('seller_id', '=', sellerId)
-    .executeTakeFirst();
-  if (!found) throw new AppError('LISTING_NOT_FOUND');
-  const market = await marketKrw(found.coin);
+  const coin = await ownListingCoin(db, listingId, sellerId);
+  if (!coin) throw new AppError('LISTING_NOT_FOUND');
+  const market = await marketKrw(coin);
   return inTx(db, async (tx) => {
     const l = await lockListing(tx, listingId, sellerId);
     if (!l) throw new AppError('LISTING_NOT_FOUND');
