@@ -66,6 +66,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     operationId: 'setDevBankHolder',
     summary: 'Development only: the holder name the console bank reports for an account number.',
   },
+  'GET /api/v1/transfer/recipient': {
+    operationId: 'getTransferRecipient',
+    summary:
+      'Names (masked) the member an internal transfer to this address would reach, for the review before the password.',
+    errors: ['WALLET_NOT_FOUND', 'SELF_TRANSFER', 'RATE_LIMITED'],
+  },
   'GET /api/v1/travel-rule/quote': {
     operationId: 'getTravelRuleQuote',
     summary: 'Whether an external withdrawal of this amount needs the beneficiary (DECISIONS §19).',
