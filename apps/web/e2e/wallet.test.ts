@@ -1,3 +1,4 @@
+import { maskName } from '@p2p/contract';
 import jsQR from 'jsqr';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -28,6 +29,7 @@ import {
 const e2e = e2eSuite({ WITHDRAW_FEE_ETH: '0.01' });
 let member: Member;
 let friendAddress: string;
+let friendNickname: string;
 let outsideAddress: string;
 let page: Page;
 
@@ -44,6 +46,7 @@ describe('wallets in the browser', () => {
     member = await signedUpMember(e2e.server);
     const friend = await signedUpMember(e2e.server);
     friendAddress = (await createWallet(e2e.server, friend.token, 'ETH')).address;
+    friendNickname = friend.nickname;
     const outsider = await signedUpMember(e2e.server);
     outsideAddress = (await createWallet(e2e.server, outsider.token, 'ETH')).address;
     const opened = await e2e.mobilePage();
@@ -88,6 +91,8 @@ describe('wallets in the browser', () => {
     await page.getByTestId('withdraw-submit').click();
     await page.getByTestId('withdraw-review').waitFor();
     expect(await page.getByTestId('review-fee').textContent()).toContain('0 ETH');
+    // the member it reaches, masked as public lists mask names (DECISIONS §10)
+    expect(await page.getByTestId('review-recipient').textContent()).toBe(maskName(friendNickname));
     await page.getByTestId('withdraw-password').fill(member.password);
     await page.getByTestId('withdraw-confirm').click();
     await expectToast(page, '전송이 완료됐어요.');
