@@ -9,10 +9,8 @@ import { RouteError } from './RouteError';
 type PageModule = Promise<{ default: ComponentType }>;
 
 /** A page standing in for one whose chunk failed to load: rendering it throws `error` to the route's boundary. */
-function chunkFailed(error: unknown): ComponentType {
-  return function ChunkFailed() {
-    throw error;
-  };
+function ChunkFailed({ error }: { error: unknown }): null {
+  throw error;
 }
 
 /**
@@ -32,7 +30,7 @@ function page(path: string, load: () => PageModule): RouteObject {
         // React Router 7 renders nothing for a route whose lazy() rejected (a blank screen, seen with the
         // chunk's request aborted): a chunk that did not arrive becomes a page that throws, which the
         // route's errorElement (RouteError) shows.
-        return { Component: chunkFailed(error) };
+        return { element: <ChunkFailed error={error} /> };
       }
     },
   };
@@ -50,7 +48,7 @@ function guarded(guard: Guard, children: RouteObject[]): RouteObject {
       try {
         return { Component: (await import('./guards'))[guard] };
       } catch (error) {
-        return { Component: chunkFailed(error) };
+        return { element: <ChunkFailed error={error} /> };
       }
     },
     errorElement: <RouteError />,
