@@ -177,7 +177,7 @@ describe('member walks', () => {
     await b.context.close();
   });
 
-  it('the order screens follow the state: heading while waiting, the paid warning on cancel, one masked name', async () => {
+  it('the order screens follow the state: heading while waiting, the paid warning on cancel, one masked name and phone', async () => {
     const { context, page, errors } = await krPage(e2e, m.buyer);
     await page.goto('/transaction');
     await page.getByTestId('buy-instant').first().click();
@@ -193,6 +193,11 @@ describe('member walks', () => {
     await page.waitForURL((u) => u.pathname === '/request_successfully');
     await page.getByTestId('receipt-next').getByText('아직 끝나지 않았어요', { exact: false }).waitFor();
     expect(await page.getByTestId('receipt-holder').textContent()).toBe('김민수');
+    // DECISIONS §10 (item 11): the seller's phone in full only to the buyer of a live order
+    const last4 = m.seller.phoneE164.slice(-4);
+    const middle = m.seller.phoneE164.slice(-8, -4);
+    const livePhone = (await page.getByTestId('receipt-phone').textContent()) ?? '';
+    expect(livePhone).toContain(`${middle}-${last4}`);
     await page.getByTestId('action-paid').click();
     await page.getByTestId('confirm-yes').click();
     await expect.poll(() => page.getByTestId('receipt-title').textContent()).toBe('입금을 알렸어요');
@@ -220,6 +225,9 @@ describe('member walks', () => {
       .poll(() => page.getByTestId('receipt-title').textContent(), { timeout: 20_000 })
       .toBe('취소된 주문이에요');
     expect(await page.getByTestId('receipt-holder').textContent()).toBe('김*수');
+    const endedPhone = (await page.getByTestId('receipt-phone').textContent()) ?? '';
+    expect(endedPhone).toMatch(new RegExp(`^\\+82 \\*+${last4}$`));
+    expect(endedPhone).not.toContain(middle);
     await page.goto(`/view_details?id=${paid}&type=purchase`);
     await page.getByTestId('detail-holder').waitFor();
     expect(await page.getByTestId('detail-holder').textContent()).toBe('김*수');
