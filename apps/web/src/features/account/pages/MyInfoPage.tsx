@@ -43,8 +43,9 @@ function storedTab(): MyInfoTab {
 function useMyInfoTab(): [MyInfoTab, (tab: MyInfoTab) => void] {
   const [tab, setTab] = useState<MyInfoTab>(storedTab);
   const { state, key } = useLocation();
-  // a tap (PUSH) chooses; a reload or back (POP) keeps the tab remembered for the session
-  const pushed = useNavigationType() === 'PUSH';
+  // a tap chooses (PUSH, or REPLACE: React Router's Link replaces when it leads to the current URL, as
+  // 내 정보 does on /myinfo); a reload or back (POP) keeps the tab remembered for the session
+  const pushed = useNavigationType() !== 'POP';
   useEffect(() => {
     const wanted = myInfoTabOf(state);
     if (pushed && key && wanted && (MY_INFO_TABS as readonly string[]).includes(wanted)) {
