@@ -99,7 +99,10 @@ describe('no dead ends', () => {
     expect(await page.getByTestId('quick-10000').textContent()).toBe('1만');
     expect(await page.getByTestId('purchase-submit').isDisabled()).toBe(true);
     expect(await page.getByTestId('purchase-why').textContent()).toBe('구매 금액을 입력해주세요.');
-    expect(await page.getByTestId('receive-note').textContent()).toBe('최소 구매 금액 10,000원');
+    // before an amount, the note says the whole range the buyer may order (issue 26 item 10)
+    expect(await page.getByTestId('receive-note').textContent()).toBe(
+      '10,000원부터 4,950,000원까지 살 수 있어요 (1회 최대 950만원).',
+    );
 
     await page.getByTestId('purchase-amount').fill('5000');
     // said at the amount field, so the line under the button stays empty rather than repeating it
