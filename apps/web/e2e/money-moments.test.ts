@@ -79,7 +79,7 @@ describe('screens at the money moments', () => {
     await inLanguage(page, 'kr');
     await page.goto('/sell');
     await page.getByTestId('sell-coin-ETH').click();
-    await expect.poll(() => page.getByTestId('sell-available').textContent()).toBe('보유 0.5 ETH');
+    await expect.poll(() => page.getByTestId('sell-available').textContent()).toBe('보유 0.5000 ETH');
     await expect
       .poll(() => page.getByTestId('sell-market').textContent())
       .toMatch(/^시세 [\d,]+원 \(참고\)$/);
