@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { bech32, hex } from '@scure/base';
+import { hex } from '@scure/base';
 import { Block, address as bitcoinAddress, Transaction } from 'bitcoinjs-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { btcWriter } from '../src/chains/btc-writer.ts';
@@ -19,6 +18,7 @@ import {
   sweepExcessToCold,
   unspentOutputs,
 } from '../src/modules/withdrawals/index.ts';
+import { randomRecipient } from './btc-addresses.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { hasLitecoind, type Litecoind, startLitecoind, toLitecoinRegtestAddress } from './nodes.ts';
 import { startSigner, type TestSigner } from './signer.ts';
@@ -30,11 +30,6 @@ import { startSigner, type TestSigner } from './signer.ts';
  * mined; the recipient gets exactly the amount, the change comes back to 1/n and pays the next withdrawal; a
  * replacement spends the same inputs so only one of the two transactions ever confirms.
  */
-
-/** A regtest P2WPKH address of a random 20-byte program: nobody holds its key, a recipient nobody else pays. */
-function randomRecipient(): string {
-  return bech32.encode('bcrt', [0, ...bech32.toWords(randomBytes(20))]);
-}
 
 /** The cold address of the sweep test, known to the signer (it signs a COLD_SWEEP only to COLD_ADDRESS_BTC). */
 const COLD = randomRecipient();

@@ -10,7 +10,7 @@ import {
   watcherOf,
 } from '../src/modules/deposits/test-kit.ts';
 import { type CoinPayout, signerFingerprint } from '../src/modules/withdrawals/index.ts';
-import { randomRecipient } from './btc-test-signer.ts';
+import { randomRecipient } from './btc-addresses.ts';
 import { createMember, type FixtureMember } from './fixtures.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { hasLitecoind, type Litecoind, startLitecoind, toLitecoinRegtestAddress } from './nodes.ts';

@@ -107,7 +107,7 @@ describe('a member watches a chain deposit arrive (ETH on Anvil)', () => {
     expect(shown).toContain(txid.slice(-5));
     expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('1');
     // not in the balance yet
-    expect(await page.getByTestId('wallet-balance').textContent()).toBe('0 ETH');
+    expect(await page.getByTestId('wallet-balance').textContent()).toBe('0.0000 ETH');
     // the copy button is a 44 px target
     const box = await row.getByTestId('transfer-txid-copy').boundingBox();
     expect(box?.height).toBeGreaterThanOrEqual(44);
@@ -133,7 +133,7 @@ describe('a member watches a chain deposit arrive (ETH on Anvil)', () => {
     });
     await anvil.mine(1);
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('COMPLETED');
-    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('0.75 ETH');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('0.7500 ETH');
     expect(await row.getByTestId('transfer-confirmations').textContent()).toBe('2/2 확인');
     expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
     // the row kept its height: confirming and credited take the same room
@@ -150,7 +150,7 @@ describe('a member watches a chain deposit arrive (ETH on Anvil)', () => {
     expect(await item.textContent()).toContain('0.75 ETH 입금이 확인되어 지갑에 들어왔어요.');
     await item.getByTestId('notification-open').click();
     await page.waitForURL((u) => u.pathname === '/wallet');
-    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('0.75 ETH');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('0.7500 ETH');
   });
 
   it('explains a deposit that a reorganization dropped, and never credits it', async () => {
@@ -164,7 +164,7 @@ describe('a member watches a chain deposit arrive (ETH on Anvil)', () => {
     await anvil.mine(3);
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 15_000 }).toBe('DROPPED');
     expect(await row.getByTestId('transfer-note').textContent()).toContain('블록체인에서 빠져');
-    expect(await page.getByTestId('wallet-balance').textContent()).toBe('0.75 ETH');
+    expect(await page.getByTestId('wallet-balance').textContent()).toBe('0.7500 ETH');
     await screenshot(page, 'wallet-deposit-dropped', 'kr', { idle: false });
     await switchLanguage(page, 'en');
     await row.getByTestId('transfer-note').waitFor();
@@ -251,7 +251,7 @@ describe('an operator reads the chain and assigns an unmatched XRP payment', () 
     const { page } = await newMobilePage(browser, server.baseUrl);
     await uiLogin(page, member);
     await openWallet(page, 'XRP');
-    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('12.5 XRP');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('12.5000 XRP');
     expect(await rowOf(page, hash).getAttribute('data-status')).toBe('COMPLETED');
   });
 });

@@ -5,6 +5,9 @@ import { e2eSuite } from './support/suite.ts';
 
 const e2e = e2eSuite();
 
+/** The toast of a session the refresh could not save (SPEC §8, in the app's 해요체). */
+const REFRESH_FAILED_KR = '토큰 갱신에 실패했어요.';
+
 describe('identity screens against the real API', () => {
   it('signs up from / through /agreement, /signup and /complete, then logs in, edits the profile and logs out', async () => {
     const { context, page, errors } = await e2e.mobilePage();
@@ -169,7 +172,7 @@ describe('identity screens against the real API', () => {
     await context.close();
   });
 
-  it('refreshes an expired access token once and otherwise ends the session on /login saying why', async () => {
+  it('refreshes an expired access token once and otherwise ends the session on / saying why (SPEC §4)', async () => {
     const m = await signupViaApi(e2e.server);
     const { context, page } = await e2e.mobilePage();
     const login = await e2e.server.t.call<{ accessToken: string; refreshToken: string }>(
@@ -190,19 +193,18 @@ describe('identity screens against the real API', () => {
     const rotated = await page.evaluate(() => localStorage.getItem('refreshToken'));
     expect(rotated).not.toBe(refreshToken);
 
-    // Both tokens bad: one refresh attempt fails; the tokens go and /login says why, no silent
-    // jump home, and the chosen language stays.
+    // Both tokens bad: one refresh attempt fails; the tokens go, the member lands on / (SPEC §4) where a
+    // toast says why, and the chosen language stays.
     await page.evaluate(() => {
       localStorage.setItem('accessToken', 'bad');
       localStorage.setItem('refreshToken', 'bad');
       localStorage.setItem('language', 'kr');
     });
     await page.goto('/myinfo');
-    await waitForPath(page, '/login');
-    await expect
-      .poll(() => page.getByTestId('login-reason').textContent())
-      .toBe('토큰 갱신에 실패했습니다. 인증이 만료되었습니다. 다시 로그인해주세요.');
-    await screenshot(page, 'login-session-ended', 'kr', { idle: false });
+    await waitForPath(page, '/');
+    await page.locator('.Toastify__toast').filter({ hasText: REFRESH_FAILED_KR }).waitFor();
+    await page.getByTestId('header-login').waitFor();
+    await screenshot(page, 'home-session-ended', 'kr', { idle: false });
     expect(
       await page.evaluate(() => [localStorage.getItem('accessToken'), localStorage.getItem('language')]),
     ).toEqual([null, 'kr']);

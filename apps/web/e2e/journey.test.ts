@@ -111,7 +111,9 @@ describe('the journey: two visitors, one trade, the operator console', () => {
     await step(ops, 'ops-deposit-credited');
 
     await walletTab(seller);
-    await expect.poll(() => seller.getByTestId('wallet-item-balance').first().textContent()).toBe('1 BTC');
+    await expect
+      .poll(() => seller.getByTestId('wallet-item-balance').first().textContent())
+      .toBe('1.0000 BTC');
     await step(seller, 'seller-wallet-funded');
   });
 
@@ -159,6 +161,7 @@ describe('the journey: two visitors, one trade, the operator console', () => {
     await expect.poll(() => buyer.getByTestId('receive-qty').textContent()).toContain('0.05');
     await buyer.getByTestId('internal-address').waitFor();
     await buyer.getByTestId('reserve-date').fill(seoulTomorrow());
+    await buyer.getByTestId('reserve-fine').check();
     await buyer.getByTestId('reserve-time').selectOption('10:15');
     await step(buyer, 'buyer-purchase-reserve');
     await buyer.getByTestId('purchase-submit').click();

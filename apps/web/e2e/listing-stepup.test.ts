@@ -89,7 +89,7 @@ describe('a new listing asks for the step-up', () => {
     await sheet.getByText('비밀번호를 입력해 주세요.').waitFor();
     await page.getByTestId('sell-password').fill('wrong-pass1');
     await page.getByTestId('sell-confirm').click();
-    await sheet.getByText('비밀번호가 올바르지 않습니다.').waitFor();
+    await sheet.getByText('비밀번호가 올바르지 않아요.').waitFor();
     const w = await walletOf(e2e.server, seller.token, 'BTC');
     expectQty(w.escrowBalance, '0');
     expectQty(w.balance, '1');
@@ -113,7 +113,7 @@ describe('a new listing asks for the step-up', () => {
       }
     }
     expect(await sheet.getByTestId('sell-review-other-account').textContent()).toContain(
-      '내 정보에 저장된 계좌와 다른 계좌입니다.',
+      '내 정보에 저장된 계좌와 다른 계좌예요.',
     );
     await page.getByTestId('sell-confirm').click();
     await waitForPath(page, '/request_successfully');

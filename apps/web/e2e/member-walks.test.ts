@@ -1,4 +1,4 @@
-import { receiveQty } from '@p2p/contract';
+import { maskName, receiveQty } from '@p2p/contract';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { screenshot } from './support/browser.ts';
@@ -177,7 +177,7 @@ describe('member walks', () => {
     await b.context.close();
   });
 
-  it('the order screens follow the state: heading while waiting, the paid warning on cancel, one masked name', async () => {
+  it('the order screens follow the state: heading while waiting, the paid warning on cancel, one masked name and phone', async () => {
     const { context, page, errors } = await krPage(e2e, m.buyer);
     await page.goto('/transaction');
     await page.getByTestId('buy-instant').first().click();
@@ -193,6 +193,11 @@ describe('member walks', () => {
     await page.waitForURL((u) => u.pathname === '/request_successfully');
     await page.getByTestId('receipt-next').getByText('아직 끝나지 않았어요', { exact: false }).waitFor();
     expect(await page.getByTestId('receipt-holder').textContent()).toBe('김민수');
+    // DECISIONS §10 (item 11): the seller's phone in full only to the buyer of a live order
+    const last4 = m.seller.phoneE164.slice(-4);
+    const middle = m.seller.phoneE164.slice(-8, -4);
+    const livePhone = (await page.getByTestId('receipt-phone').textContent()) ?? '';
+    expect(livePhone).toContain(`${middle}-${last4}`);
     await page.getByTestId('action-paid').click();
     await page.getByTestId('confirm-yes').click();
     await expect.poll(() => page.getByTestId('receipt-title').textContent()).toBe('입금을 알렸어요');
@@ -220,6 +225,9 @@ describe('member walks', () => {
       .poll(() => page.getByTestId('receipt-title').textContent(), { timeout: 20_000 })
       .toBe('취소된 주문이에요');
     expect(await page.getByTestId('receipt-holder').textContent()).toBe('김*수');
+    const endedPhone = (await page.getByTestId('receipt-phone').textContent()) ?? '';
+    expect(endedPhone).toMatch(new RegExp(`^\\+82 \\*+${last4}$`));
+    expect(endedPhone).not.toContain(middle);
     await page.goto(`/view_details?id=${paid}&type=purchase`);
     await page.getByTestId('detail-holder').waitFor();
     expect(await page.getByTestId('detail-holder').textContent()).toBe('김*수');
@@ -358,7 +366,7 @@ describe('member walks', () => {
     await context.close();
   });
 
-  it('withdrawals: the network named, the own deposit address refused, the fee before confirming, a sale as 판매', async () => {
+  it('withdrawals: the network named, the own address refused, 내부 지갑 names the member, the fee before confirming, a sale as 판매', async () => {
     const { context, page, errors } = await krPage(e2e, m.seller);
     const own = await walletOf(e2e.server, m.seller.token, 'BTC');
     const wallet = () => page.locator('[data-testid="wallet-item"][data-coin="BTC"]');
@@ -378,6 +386,24 @@ describe('member walks', () => {
     await page.getByTestId('withdraw-network').getByText('Bitcoin 네트워크').waitFor();
     await page.getByTestId('withdraw-address').fill(own.address);
     await page.getByText('내 입금 주소예요.', { exact: false }).waitFor();
+    // 내부 지갑: an address of no member is said at the field before any password; a member's is named,
+    // masked as public lists mask names (DECISIONS §10), on the sheet that asks for the password
+    await page.getByTestId('withdraw-amount').fill('0.01');
+    await page.getByTestId('withdraw-address').fill(SEGWIT);
+    await page.getByTestId('withdraw-submit').click();
+    await page.getByText('회원의 지갑 주소가 아니에요.', { exact: false }).waitFor();
+    expect(await page.getByTestId('withdraw-review').count()).toBe(0);
+    const buyerBtc = await walletOf(e2e.server, m.buyer.token, 'BTC');
+    await page.getByTestId('withdraw-address').fill(buyerBtc.address);
+    await page.getByTestId('withdraw-submit').click();
+    const sheet = page.getByTestId('withdraw-review');
+    await sheet.waitFor();
+    expect(await sheet.getByTestId('review-recipient').textContent()).toBe(maskName(m.buyer.nickname));
+    expect(maskName(m.buyer.nickname)).not.toBe(m.buyer.nickname);
+    await sheet.getByText('회원에게 보낸 코인은 되돌릴 수 없어요.', { exact: false }).waitFor();
+    await screenshot(page, 'withdraw-internal-recipient', 'kr');
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'hidden' });
     await page.getByTestId('withdraw-dest-EXTERNAL').click();
     await page.getByTestId('withdraw-fee').getByText('출금 수수료', { exact: false }).waitFor();
     await page.getByTestId('withdraw-address').fill(SEGWIT);

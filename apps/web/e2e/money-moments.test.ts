@@ -79,7 +79,7 @@ describe('screens at the money moments', () => {
     await inLanguage(page, 'kr');
     await page.goto('/sell');
     await page.getByTestId('sell-coin-ETH').click();
-    await expect.poll(() => page.getByTestId('sell-available').textContent()).toBe('보유 0.5 ETH');
+    await expect.poll(() => page.getByTestId('sell-available').textContent()).toBe('보유 0.5000 ETH');
     await expect
       .poll(() => page.getByTestId('sell-market').textContent())
       .toMatch(/^시세 [\d,]+원 \(참고\)$/);
@@ -184,7 +184,7 @@ describe('screens at the money moments', () => {
     await expect.poll(() => page.getByTestId('wallet-won').textContent()).toBe(`≈ ${ethWon}원`);
     await page.getByTestId('withdraw-amount').fill('0.1');
     await page.getByTestId('withdraw-address').fill('TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7');
-    await page.getByText('ETH 주소 형식이 아닙니다. 주소를 다시 확인해주세요.').waitFor();
+    await page.getByText('ETH 주소 형식이 아니에요. 주소를 다시 확인해주세요.').waitFor();
     expect(await page.getByTestId('withdraw-submit').isDisabled()).toBe(true);
     for (const lang of LANGS) {
       await inLanguage(page, lang);

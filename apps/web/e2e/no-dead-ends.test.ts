@@ -60,7 +60,7 @@ describe('no dead ends', () => {
       .filter({ hasText: /^0[12]:\d\d$/ })
       .waitFor();
     await page.clock.fastForward('02:05');
-    await page.getByText('인증 시간이 지났습니다. 재전송을 눌러 새 인증번호를 받아 주세요.').waitFor();
+    await page.getByText('인증 시간이 지났어요. 재전송을 눌러 새 인증번호를 받아 주세요.').waitFor();
     expect(await page.getByTestId('verify-send').isDisabled()).toBe(false);
 
     // The check passes but the order call is lost; 5 minutes later the check has lapsed, and the screen
@@ -75,7 +75,7 @@ describe('no dead ends', () => {
     await expect.poll(() => page.getByTestId('verify-send').isDisabled()).toBe(true);
     await page.unroute('**/buy-orders');
     await page.clock.fastForward('05:01');
-    await page.getByText('인증 후 5분이 지났습니다. 인증번호를 다시 받아 주세요.').waitFor();
+    await page.getByText('인증 후 5분이 지났어요. 인증번호를 다시 받아 주세요.').waitFor();
     expect(await page.getByTestId('verify-send').isDisabled()).toBe(false);
     expect(await page.getByTestId('verify-code').inputValue()).toBe('');
     await screenshot(page, 'verify-lapsed', 'kr', { idle: false });
@@ -89,21 +89,24 @@ describe('no dead ends', () => {
     await context.close();
   });
 
-  it('the purchase form says what it does: +1만 quick amounts, 만원 readout, the minimum restated, why the button waits', async () => {
+  it('the purchase form says what it does: 1만 quick amounts, 만원 readout, the minimum restated, why the button waits', async () => {
     const { context, page, errors } = await e2e.mobilePage();
     await uiLogin(page, buyer);
     await page.evaluate(() => window.localStorage.setItem('language', 'kr'));
     await page.goto('/transaction');
     await page.getByTestId('buy-instant').first().click();
     await page.waitForURL((u) => u.pathname === '/purchase');
-    expect(await page.getByTestId('quick-10000').textContent()).toBe('+1만');
+    expect(await page.getByTestId('quick-10000').textContent()).toBe('1만');
     expect(await page.getByTestId('purchase-submit').isDisabled()).toBe(true);
     expect(await page.getByTestId('purchase-why').textContent()).toBe('구매 금액을 입력해주세요.');
-    expect(await page.getByTestId('receive-note').textContent()).toBe('최소 구매 금액 10,000원');
+    // before an amount, the note says the whole range the buyer may order (issue 26 item 10)
+    expect(await page.getByTestId('receive-note').textContent()).toBe(
+      '10,000원부터 4,950,000원까지 살 수 있어요 (1회 최대 950만원).',
+    );
 
     await page.getByTestId('purchase-amount').fill('5000');
     // said at the amount field, so the line under the button stays empty rather than repeating it
-    await page.getByText('최소 구매 금액 보다 적습니다. 최소 구매 금액은 10,000원입니다.').waitFor();
+    await page.getByText('최소 구매 금액보다 적어요. 최소 구매 금액은 10,000원이에요.').waitFor();
     expect(await page.getByTestId('purchase-why').textContent()).toBe('');
     expect(await page.getByTestId('purchase-submit').isDisabled()).toBe(true);
     await page.getByTestId('quick-reset').click();
@@ -112,7 +115,7 @@ describe('no dead ends', () => {
     await page.getByText('201만원', { exact: true }).waitFor();
     expect(await page.getByTestId('receive-qty').textContent()).toContain('0.201');
     expect(await page.getByTestId('receive-note').textContent()).toBe(
-      '2,010,000원 ÷ 10,000,000원, 소수점 4자리까지 받고 나머지는 버립니다.',
+      '2,010,000원 ÷ 10,000,000원, 소수점 4자리까지 받고 나머지는 버려요.',
     );
     expect(await page.getByTestId('purchase-why').textContent()).toBe('');
     expect(await page.getByTestId('purchase-submit').isDisabled()).toBe(false);

@@ -89,7 +89,7 @@ async function buyThroughUi(server: E2EServer, p: Page, m: Member, krw: string) 
   await p.getByTestId('purchase-submit').click();
   await p.waitForURL((u) => u.pathname === '/verify');
   await p.getByTestId('verify-send').click();
-  await seeToast(p, '인증번호가 발송되었습니다.');
+  await seeToast(p, '인증번호가 발송됐어요.');
   await p.getByTestId('verify-code').fill(await server.smsCode(m.phoneE164));
   await p.getByTestId('verify-submit').click();
 }
@@ -142,11 +142,11 @@ describe('the trade protocol in the browser', () => {
     await buyThroughUi(e2e.server, p, m.buyer, '50000');
     await p.waitForURL((u) => u.pathname === '/request_successfully');
     expect(await p.getByTestId('receipt-title').textContent()).toBe('구매를 신청했어요');
-    expect(await p.getByText('구매 신청이 완료되었습니다').count()).toBe(0);
+    expect(await p.getByText('구매 신청이 완료됐어요').count()).toBe(0);
     const sentence = await p.getByTestId('pay-sentence').textContent();
     expect(sentence).toMatch(
       new RegExp(
-        `^${m.seller.name}님 신한은행 11012345678로 50,000원을 (?:\\d{1,2}/\\d{1,2} )?\\d{2}:\\d{2}까지 보내주세요$`,
+        `^${m.seller.name}님 신한은행 11012345678로 50,000원을 \\d{1,2}월 \\d{1,2}일 \\([월화수목금토일]\\) \\d{2}:\\d{2}까지 보내주세요$`,
       ),
     );
     const first = await p.getByTestId('pay-countdown').textContent();
@@ -248,7 +248,7 @@ describe('the trade protocol in the browser', () => {
     expect(await s.getByTestId('release-sheet').textContent()).toContain('되돌릴 수 없어요');
     expect(await s.getByTestId('release-form').textContent()).toContain(m.buyer.name);
     await s.getByTestId('confirm-yes').click();
-    await seeToast(s, '거래가 완료되었습니다.');
+    await seeToast(s, '거래가 완료됐어요.');
     await s.waitForURL((u) => u.pathname === '/myinfo');
 
     await openOrder(buyerPage, orderId, 'purchase');
@@ -356,7 +356,9 @@ describe('an order that expires on screen (short ORDER_PAYMENT_WINDOW_SEC)', () 
     await buyThroughUi(e2e.server, p, m.buyer, '50000');
     const toast = p.locator('.Toastify__toast').filter({ hasText: '까지 구매할 수 없어요' }).first();
     await toast.waitFor();
-    expect(await toast.textContent()).toMatch(/(?:\d{1,2}\/\d{1,2} )?\d{2}:\d{2}까지 구매할 수 없어요/);
+    expect(await toast.textContent()).toMatch(
+      /\d{1,2}월 \d{1,2}일 \([월화수목금토일]\) \d{2}:\d{2}까지 구매할 수 없어요/,
+    );
     expect(p.url()).toContain('/verify');
     await e2e.server.t.assertLedger();
   });

@@ -54,7 +54,7 @@ describe('service worker update prompt', () => {
     });
     const prompt = page.getByTestId('pwa-update');
     await prompt.waitFor({ timeout: 30_000 });
-    expect(await prompt.textContent()).toContain('새 버전이 나왔습니다.');
+    expect(await prompt.textContent()).toContain('새 버전이 나왔어요.');
     expect(
       await page.evaluate(async () => Boolean((await navigator.serviceWorker.getRegistration())?.waiting)),
     ).toBe(true);

@@ -84,7 +84,7 @@ describe('blocking a counterpart', () => {
     await p.waitForTimeout(300);
     await screenshot(p, 'records-block-confirm', 'kr', { idle: false });
     await p.getByTestId('confirm-yes').click();
-    await expectToast(p, `${seller.nickname}님을 차단했습니다.`);
+    await expectToast(p, `${seller.nickname}님을 차단했어요.`);
     await p.getByTestId('unblock-member').waitFor();
 
     await p.goto('/transaction');
@@ -107,10 +107,10 @@ describe('blocking a counterpart', () => {
     await p.waitForURL((u) => u.pathname === '/verify');
     const sentAfter = Date.now();
     await p.getByTestId('verify-send').click();
-    await expectToast(p, '인증번호가 발송되었습니다.');
+    await expectToast(p, '인증번호가 발송됐어요.');
     await p.getByTestId('verify-code').fill(await e2e.server.smsCode(seller.phoneE164, sentAfter));
     await p.getByTestId('verify-submit').click();
-    await expectToast(p, '차단 관계인 회원과는 거래할 수 없습니다.');
+    await expectToast(p, '차단 관계인 회원과는 거래할 수 없어요.');
     const orders = await e2e.server.t.app.deps.db.selectFrom('buy_orders').select('id').execute();
     expect(orders).toEqual([]);
   });
@@ -122,7 +122,7 @@ describe('blocking a counterpart', () => {
     await p.getByTestId('login-history').getByTestId('login-result').first().waitFor();
     await shoot(p, 'account', 'login-result');
     await p.getByTestId('blocked-members').getByRole('button').first().click();
-    await expectToast(p, `${seller.nickname}님의 차단을 해제했습니다.`);
+    await expectToast(p, `${seller.nickname}님의 차단을 해제했어요.`);
     await p.goto('/transaction');
     await cardOf(p, seller.nickname).waitFor();
   });
@@ -155,7 +155,7 @@ describe('closing a membership', () => {
     await p.locator('input[autocomplete="username"], input[name="loginId"]').first().fill(m.loginId);
     await p.locator('input[type="password"]').first().fill(m.password);
     await p.getByTestId('login-submit').click();
-    await expectToast(p, '탈퇴한 계정입니다. 서비스를 이용하려면 다시 가입해 주세요.');
+    await expectToast(p, '탈퇴한 계정이에요. 서비스를 이용하려면 다시 가입해 주세요.');
     expect(new URL(p.url()).pathname).toBe('/login');
     const closed = await e2e.server.t.call('POST', '/api/v1/auth/login', {
       body: { loginId: m.loginId, password: m.password },

@@ -43,7 +43,7 @@ describe('sessions at app start and when they end (SPEC §4, §8)', () => {
     });
     await page.goto('/');
     await page.getByTestId('header-login').waitFor();
-    await page.getByText('인증이 만료되었습니다. 다시 로그인해주세요.').waitFor();
+    await page.getByText('인증이 만료됐어요. 다시 로그인해주세요.').waitFor();
     expect(await page.getByTestId('header-mypage').count()).toBe(0);
     expect(
       await page.evaluate(() => [localStorage.getItem('accessToken'), localStorage.getItem('language')]),

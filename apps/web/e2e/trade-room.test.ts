@@ -136,7 +136,7 @@ describe('the trade room in two browsers', () => {
     await b.getByTestId('purchase-submit').click();
     await b.waitForURL((u) => u.pathname === '/verify');
     await b.getByTestId('verify-send').click();
-    await expectToast(b, '인증번호가 발송되었습니다.');
+    await expectToast(b, '인증번호가 발송됐어요.');
     await b.getByTestId('verify-code').fill(await e2e.server.smsCode(buyer.phoneE164));
     await b.getByTestId('verify-submit').click();
     await b.waitForURL((u) => u.pathname === '/request_successfully');
@@ -281,7 +281,7 @@ describe('the trade room in two browsers', () => {
       expect(await chat.textContent()).toContain(HELLO);
       await chat.locator('[data-testid="chat-image"][data-loaded="true"]').waitFor();
       await chat.locator('[data-testid="chat-system"][data-status="DISPUTED"]').waitFor();
-      await chat.getByTestId('chat-input').fill('운영자입니다. 입금 내역을 확인하고 있어요.');
+      await chat.getByTestId('chat-input').fill('운영자예요. 입금 내역을 확인하고 있어요.');
       await chat.getByTestId('chat-send').click();
       await expect.poll(() => chat.getByTestId('chat-message').count()).toBe(4);
       await chat.getByTestId('chat-message').last().scrollIntoViewIfNeeded();

@@ -72,7 +72,7 @@ describe('trade list infinite scroll', () => {
     await switchLanguage(page, 'kr');
     await page.getByTestId('coin-tab-ETH').click();
     await expect.poll(() => page.getByTestId('total-count').textContent()).toBe('총 11건');
-    await page.getByTestId('trade-list-status').getByText('모든 거래 정보를 불러왔습니다.').waitFor();
+    await page.getByTestId('trade-list-status').getByText('모든 거래 정보를 불러왔어요.').waitFor();
     await screenshot(page, 'trade-transaction-end', 'kr');
   });
 

@@ -49,7 +49,7 @@ async function buy(page: Page, type: 'instant' | 'reserve', amountKrw: string, s
 async function verifyAndOrder(page: Page, m: Member) {
   await page.waitForURL((u) => u.pathname === '/verify');
   await page.getByTestId('verify-send').click();
-  await expectToast(page, '인증번호가 발송되었습니다.');
+  await expectToast(page, '인증번호가 발송됐어요.');
   await page.getByTestId('verify-code').fill(await e2e.server.smsCode(m.phoneE164));
   await page.getByTestId('verify-submit').click();
   await page.waitForURL((u) => u.pathname === '/request_successfully');
@@ -90,13 +90,13 @@ describe('trade in the browser', () => {
     await shootBoth(p, 'create-wallet', 'create-coin-BTC');
     await p.getByTestId('create-coin-BTC').click();
     await p.getByTestId('create-submit').click();
-    await expectToast(p, '지갑이 성공적으로 생성되었습니다!');
+    await expectToast(p, '지갑이 성공적으로 생성됐어요!');
     await p.waitForURL((u) => u.pathname === '/myinfo');
     const wallet = await walletOf(e2e.server, seller.token, 'BTC');
     await fund(e2e.server, op, 'BTC', wallet.address, '1');
 
     await p.goto('/transaction');
-    await p.getByTestId('trade-list-status').getByText('거래 가능한 상품이 없습니다.').waitFor();
+    await p.getByTestId('trade-list-status').getByText('거래 가능한 상품이 없어요.').waitFor();
     await shootBoth(p, 'transaction-empty', 'trade-list');
     await p.getByTestId('to-sell').click();
     await p.waitForURL((u) => u.pathname === '/sell');
@@ -116,7 +116,7 @@ describe('trade in the browser', () => {
     await expectToast(p, '은행명을 직접 입력해주세요.');
     await p.getByTestId('sell-custom-bank').fill('신한은행');
     await p.getByTestId('sell-submit').click();
-    await expectToast(p, '최소 수량이 최대 수량보다 클 수 없습니다.');
+    await expectToast(p, '최소 수량이 최대 수량보다 클 수 없어요.');
     await p.getByTestId('sell-min').fill('0.001');
     await p.getByTestId('sell-max').fill('0.5');
     await p.getByTestId('sell-price').fill('10000000');
@@ -146,11 +146,11 @@ describe('trade in the browser', () => {
     await shootBoth(p, 'transaction', 'listing-card');
 
     await buy(p, 'instant', '9600000', 'purchase-instant');
-    await p.getByText('1회 최대 구매 금액은 950만원까지입니다.').first().waitFor();
+    await p.getByText('1회 최대 구매 금액은 950만원까지예요.').first().waitFor();
     expect(await p.getByTestId('purchase-submit').isDisabled()).toBe(true);
     await p.getByTestId('quick-reset').click();
     await p.getByTestId('purchase-amount').fill('5000');
-    await p.getByText('최소 구매 금액 보다 적습니다.').first().waitFor();
+    await p.getByText('최소 구매 금액보다 적어요.').first().waitFor();
     await p.getByTestId('quick-reset').click();
     await p.getByTestId('quick-10000').click();
     await p.getByTestId('quick-50000').click();
@@ -192,6 +192,7 @@ describe('trade in the browser', () => {
     expect(await p.evaluate(() => document.body.classList.contains('scroll-locked'))).toBe(false);
     await p.getByTestId('dest-address').fill(outsider);
     await p.getByTestId('reserve-date').fill(seoulTomorrow());
+    await p.getByTestId('reserve-fine').check();
     await p.getByTestId('reserve-time').selectOption('10:15');
     await shootNow(p, 'purchase-reserve-filled');
     await p.getByTestId('purchase-submit').click();
@@ -223,11 +224,11 @@ describe('trade in the browser', () => {
     await shootBoth(b, 'details-purchase', 'action-cancel');
     await b.getByTestId('action-cancel').click();
     await b.getByTestId('cancel-dialog').getByText(`주문 #${toCancel} · 10,000원`).waitFor();
-    await b.getByText('거래를 취소하시겠습니까?').waitFor();
+    await b.getByText('거래를 취소할까요?').waitFor();
     await b.waitForTimeout(300);
     await shootNow(b, 'confirm-cancel');
     await b.getByTestId('confirm-yes').click();
-    await expectToast(b, '구매신청이 취소되었습니다.');
+    await expectToast(b, '구매신청이 취소됐어요.');
     await b.waitForURL((u) => u.pathname === '/myinfo');
 
     const s = sellerPage;
@@ -245,7 +246,7 @@ describe('trade in the browser', () => {
     await s.getByTestId('action-reject').click();
     await s.getByTestId('cancel-dialog').waitFor();
     await s.getByTestId('confirm-yes').click();
-    await expectToast(s, '판매내역이 취소되었습니다.');
+    await expectToast(s, '판매내역이 취소됐어요.');
     await s.waitForURL((u) => u.pathname === '/myinfo');
 
     await openDetail(s, 'sellHistory', 'sell-history', instant);
@@ -272,13 +273,13 @@ describe('trade in the browser', () => {
     await s
       .getByTestId('proceed-password')
       .locator('xpath=../..')
-      .getByText('비밀번호가 올바르지 않습니다.')
+      .getByText('비밀번호가 올바르지 않아요.')
       .waitFor();
     expect(s.url()).toContain('/proceed');
     await s.getByTestId('proceed-password').fill(seller.password);
     await s.getByTestId('proceed-submit').click();
     await s.getByTestId('confirm-yes').click();
-    await expectToast(s, '거래가 완료되었습니다.');
+    await expectToast(s, '거래가 완료됐어요.');
     await s.waitForURL((u) => u.pathname === '/myinfo');
     await openDetail(s, 'sellHistory', 'sell-history', instant);
     expect(await s.getByTestId('detail-txid').textContent()).toBe('0xe2etxid123');
@@ -306,7 +307,7 @@ describe('trade in the browser', () => {
     const b = buyerPage;
     await b.goto('/myinfo');
     await b.getByTestId('tab-wallet').click();
-    await expect.poll(() => b.getByTestId('wallet-item-balance').first().textContent()).toBe('0.005 BTC');
+    await expect.poll(() => b.getByTestId('wallet-item-balance').first().textContent()).toBe('0.0050 BTC');
     await shootBoth(b, 'myinfo-wallets', 'wallet-item');
     expectQty((await walletOf(e2e.server, buyer.token, 'BTC')).balance, '0.005');
     await e2e.server.t.assertLedger();
@@ -318,9 +319,9 @@ describe('trade in the browser', () => {
     await s.getByTestId('tab-sellRegister').click();
     await s.getByTestId('history-detail').first().click();
     await s.getByTestId('detail-cancel').click();
-    await s.getByTestId('confirm-modal').getByText('거래를 취소하시겠습니까?').waitFor();
+    await s.getByTestId('confirm-modal').getByText('거래를 취소할까요?').waitFor();
     await s.getByTestId('confirm-yes').click();
-    await expectToast(s, '판매등록이 취소되었습니다.');
+    await expectToast(s, '판매등록이 취소됐어요.');
     await s.waitForURL((u) => u.pathname === '/myinfo');
     await s.getByTestId('tab-sellRegister').click();
     await expect
@@ -336,14 +337,14 @@ describe('trade in the browser', () => {
   it('screens without their navigation state go where SPEC §2 says', async () => {
     const p = buyerPage;
     await p.goto('/verify');
-    await expectToast(p, '잘못된 접근입니다.');
+    await expectToast(p, '잘못된 접근이에요.');
     await p.waitForURL((u) => u.pathname === '/transaction');
     await p.goto('/purchase');
     await p.waitForURL((u) => u.pathname === '/transaction');
     await p.goto('/request_successfully');
     await p.waitForURL((u) => u.pathname === '/');
     await p.goto('/proceed');
-    await expectToast(p, '주문 정보가 없습니다.');
+    await expectToast(p, '주문 정보가 없어요.');
     await p.waitForURL((u) => u.pathname === '/myinfo');
     await p.goto('/view_details?id=999999&type=purchase');
     await p.waitForURL((u) => u.pathname === '/myinfo');

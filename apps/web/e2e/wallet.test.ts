@@ -1,3 +1,4 @@
+import { maskName } from '@p2p/contract';
 import jsQR from 'jsqr';
 import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
@@ -28,6 +29,7 @@ import {
 const e2e = e2eSuite({ WITHDRAW_FEE_ETH: '0.01' });
 let member: Member;
 let friendAddress: string;
+let friendNickname: string;
 let outsideAddress: string;
 let page: Page;
 
@@ -44,6 +46,7 @@ describe('wallets in the browser', () => {
     member = await signedUpMember(e2e.server);
     const friend = await signedUpMember(e2e.server);
     friendAddress = (await createWallet(e2e.server, friend.token, 'ETH')).address;
+    friendNickname = friend.nickname;
     const outsider = await signedUpMember(e2e.server);
     outsideAddress = (await createWallet(e2e.server, outsider.token, 'ETH')).address;
     const opened = await e2e.mobilePage();
@@ -55,7 +58,7 @@ describe('wallets in the browser', () => {
     await page.goto('/create_wallet');
     await page.getByTestId('create-coin-ETH').click();
     await page.getByTestId('create-submit').click();
-    await expectToast(page, '지갑이 성공적으로 생성되었습니다!');
+    await expectToast(page, '지갑이 성공적으로 생성됐어요!');
     await fund(e2e.server, op, 'ETH', (await walletOf(e2e.server, member.token, 'ETH')).address, '2.5');
   });
 
@@ -68,7 +71,7 @@ describe('wallets in the browser', () => {
   it('the wallet detail shows the balance and the transfer history', async () => {
     await openWalletAction(page, 'detail');
     await page.waitForURL((u) => u.pathname === '/wallet');
-    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('2.5 ETH');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('2.5000 ETH');
     await page.locator('[data-testid="transfer-row"][data-type="DEPOSIT"]').waitFor();
     await shootBoth(page, 'wallet', 'transfer-row');
   });
@@ -80,7 +83,7 @@ describe('wallets in the browser', () => {
     const amount = page.getByTestId('withdraw-amount');
     await amount.fill('1234.5678919');
     expect(await amount.inputValue()).toBe('1,234.567891');
-    await page.getByText('출금 가능 수량을 초과했습니다.').waitFor();
+    await page.getByText('출금 가능 수량을 초과했어요.').waitFor();
     await page.getByTestId('withdraw-address').fill(friendAddress);
     expect(await page.getByTestId('withdraw-submit').isDisabled()).toBe(true);
     await amount.fill('0.5');
@@ -88,11 +91,13 @@ describe('wallets in the browser', () => {
     await page.getByTestId('withdraw-submit').click();
     await page.getByTestId('withdraw-review').waitFor();
     expect(await page.getByTestId('review-fee').textContent()).toContain('0 ETH');
+    // the member it reaches, masked as public lists mask names (DECISIONS §10)
+    expect(await page.getByTestId('review-recipient').textContent()).toBe(maskName(friendNickname));
     await page.getByTestId('withdraw-password').fill(member.password);
     await page.getByTestId('withdraw-confirm').click();
-    await expectToast(page, '전송이 완료되었습니다.');
+    await expectToast(page, '전송이 완료됐어요.');
     await page.waitForURL((u) => u.pathname === '/wallet');
-    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('2 ETH');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('2.0000 ETH');
 
     // External: a review sheet (address, amount, fee, what arrives, cannot be undone) and the password
     // (DECISIONS §13 step-up) before anything is sent.
@@ -118,17 +123,17 @@ describe('wallets in the browser', () => {
     expect(await sheet.getByTestId('review-fee').textContent()).toBe('0.01 ETH');
     expect(await sheet.getByTestId('review-total').textContent()).toBe('0.26 ETH');
     expect(await sheet.getByTestId('review-arrives').textContent()).toBe('0.25 ETH');
-    await sheet.getByText('외부 주소로 보낸 출금은 되돌릴 수 없습니다.', { exact: false }).waitFor();
+    await sheet.getByText('외부 주소로 보낸 출금은 되돌릴 수 없어요.', { exact: false }).waitFor();
     await page.getByTestId('withdraw-password').fill('');
     await page.getByTestId('withdraw-confirm').click();
     await sheet.getByText('비밀번호를 입력해 주세요.').waitFor();
     await page.getByTestId('withdraw-password').fill('wrong-pass1');
     await page.getByTestId('withdraw-confirm').click();
-    await sheet.getByText('비밀번호가 올바르지 않습니다.').waitFor();
+    await sheet.getByText('비밀번호가 올바르지 않아요.').waitFor();
     expectQty((await walletOf(e2e.server, member.token, 'ETH')).balance, '2');
     await page.getByTestId('withdraw-password').fill(member.password);
     await page.getByTestId('withdraw-confirm').click();
-    await expectToast(page, '출금 신청이 완료되었습니다.');
+    await expectToast(page, '출금 신청이 완료됐어요.');
     await page.waitForURL((u) => u.pathname === '/wallet');
     await page.locator('[data-testid="transfer-row"][data-status="PENDING"]').waitFor();
     await expect.poll(() => page.getByTestId('transfer-row').count()).toBe(3);
@@ -157,7 +162,7 @@ describe('wallets in the browser', () => {
     expect(await page.getByTestId('deposit-address').textContent()).toBe(address);
 
     await page.getByTestId('deposit-copy').click();
-    await page.getByTestId('deposit-copy').getByText('복사되었습니다!').waitFor();
+    await page.getByTestId('deposit-copy').getByText('복사됐어요!').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(address);
     await page.getByTestId('deposit-copy').getByText('주소 복사').waitFor({ timeout: 4000 });
     await shootBoth(page, 'deposit', 'deposit-qr');

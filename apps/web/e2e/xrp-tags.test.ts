@@ -74,16 +74,16 @@ describe('XRP destination tags (DECISIONS §17)', () => {
     const warning = page.getByTestId('deposit-tag-warning');
     expect(await warning.textContent()).toContain('주소와 태그를 꼭 함께 입력하세요');
     expect(await warning.textContent()).toContain(`데스티네이션 태그 ${tag}`);
-    expect(await warning.textContent()).toContain('늦어집니다');
+    expect(await warning.textContent()).toContain('늦어져요');
     // The QR code is the address alone (wallets read a bare classic address); the tag is typed or pasted.
     const png = PNG.sync.read(await page.getByTestId('deposit-qr').screenshot());
     expect(jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data).toBe(wallet.address);
 
     await page.getByTestId('deposit-copy').click();
-    await page.getByTestId('deposit-copy').getByText('복사되었습니다!').waitFor();
+    await page.getByTestId('deposit-copy').getByText('복사됐어요!').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(wallet.address);
     await page.getByTestId('deposit-copy-tag').click();
-    await page.getByTestId('deposit-copy-tag').getByText('태그가 복사되었습니다!').waitFor();
+    await page.getByTestId('deposit-copy-tag').getByText('태그가 복사됐어요!').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tag);
     // Each button confirms its own copy: the address button went back (or goes back) to its label.
     await page.getByTestId('deposit-copy').getByText('주소 복사').waitFor({ timeout: 4000 });
@@ -111,7 +111,7 @@ describe('XRP destination tags (DECISIONS §17)', () => {
     // digits only, 10 at most; above 2^32-1 is refused before anything is sent
     await tag.fill('42949x67296');
     expect(await tag.inputValue()).toBe('4294967296');
-    await page.getByText('0 ~ 4294967295 사이의 숫자만 입력할 수 있습니다.').waitFor();
+    await page.getByText('0 ~ 4294967295 사이의 숫자만 입력할 수 있어요.').waitFor();
     expect(await page.getByTestId('withdraw-submit').isDisabled()).toBe(true);
     await tag.fill('123456');
     await screenshot(page, 'wallet-xrp-withdraw', 'kr');
@@ -135,7 +135,7 @@ describe('XRP destination tags (DECISIONS §17)', () => {
     expect(await sheet.getByTestId('review-fee').textContent()).toBe('0.25 XRP');
     await page.getByTestId('withdraw-password').fill(member.password);
     await page.getByTestId('withdraw-confirm').click();
-    await expectToast(page, '출금 신청이 완료되었습니다.');
+    await expectToast(page, '출금 신청이 완료됐어요.');
     await waitForPath(page, '/wallet');
     await page
       .locator('[data-testid="transfer-row"][data-status="PENDING"]')

@@ -86,7 +86,15 @@ export type Language = (typeof LANGUAGES)[number];
 export const LISTING_ACTORS = ['seller', 'operator', 'system'] as const;
 export type ListingActorKind = (typeof LISTING_ACTORS)[number];
 
-export const LISTING_ACTIONS = ['approve', 'reject', 'close', 'pause', 'resume', 'autoClose'] as const;
+export const LISTING_ACTIONS = [
+  'approve',
+  'reject',
+  'close',
+  'pause',
+  'resume',
+  'autoClose',
+  'review',
+] as const;
 export type ListingAction = (typeof LISTING_ACTIONS)[number];
 
 export interface ListingTransition {
@@ -98,7 +106,9 @@ export interface ListingTransition {
 
 /**
  * The one listing transition table (DECISIONS §4, §12): an operator reviews a new listing, its seller
- * closes it (SPEC §4 "cancel") or pauses and resumes it (자리 비움), the server closes an exhausted one.
+ * closes it (SPEC §4 "cancel") or pauses and resumes it (자리 비움), the server closes an exhausted one and
+ * sends a live listing back to review when its seller moves the price more than 10% from the market
+ * (PATCH /api/v1/sell-listings/{id}).
  */
 export const LISTING_TRANSITIONS: readonly ListingTransition[] = [
   { action: 'approve', by: 'operator', from: ['PENDING_REVIEW'], to: 'OPEN' },
@@ -107,6 +117,7 @@ export const LISTING_TRANSITIONS: readonly ListingTransition[] = [
   { action: 'pause', by: 'seller', from: ['OPEN'], to: 'PAUSED' },
   { action: 'resume', by: 'seller', from: ['PAUSED'], to: 'OPEN' },
   { action: 'autoClose', by: 'system', from: ['OPEN', 'PAUSED'], to: 'CLOSED' },
+  { action: 'review', by: 'system', from: ['OPEN', 'PAUSED'], to: 'PENDING_REVIEW' },
 ];
 
 /** The listing state machine (DECISIONS §4): the next status, or null when the action is not allowed. */

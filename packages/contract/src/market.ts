@@ -60,6 +60,34 @@ export const sellListingCreateBody = z
   .superRefine(accountNoOfBank);
 export type SellListingCreateBody = z.infer<typeof sellListingCreateBody>;
 
+/**
+ * PATCH /api/v1/sell-listings/{id}: the seller's new unit price and quantities of an active listing, each as
+ * the value it should now have (so a retry sets the same values again and moves nothing twice). The step-up
+ * is required as for creating one (DECISIONS §13). maxQty may not fall below what orders already hold.
+ */
+export const sellListingEditBody = z
+  .object({
+    minQty: qtyField(LIMITS.sellQtyDecimals),
+    maxQty: qtyField(LIMITS.sellQtyDecimals),
+    unitPriceKrw: krwField,
+    stepUp: StepUp.optional(),
+  })
+  .refine((b) => minNotAboveMax(b.minQty, b.maxQty), { message: F.MIN_ABOVE_MAX, path: ['minQty'] });
+export type SellListingEditBody = z.infer<typeof sellListingEditBody>;
+
+/** How far (percent) a live listing's new price may sit from the market before it goes back to review. */
+export const REPRICE_REVIEW_PCT = 10;
+
+/**
+ * True when a new unit price needs an operator's review again: more than REPRICE_REVIEW_PCT percent away
+ * from the market price in won (integers, compared exactly), or no market price known. Shared by the API
+ * (which decides) and the web app (which says so before the seller confirms).
+ */
+export function repriceNeedsReview(unitPriceKrw: number, marketKrw: number | null): boolean {
+  if (marketKrw === null || marketKrw <= 0) return true;
+  return Math.abs(unitPriceKrw - marketKrw) * 100 > marketKrw * REPRICE_REVIEW_PCT;
+}
+
 /** A listing as its seller sees it: create response and GET /my/sell/{id} (SPEC §3 "Sell-listing detail"). */
 export const sellListingDetail = z.object({
   listingId: z.number().int(),

@@ -61,9 +61,13 @@ export function minPurchaseKrw(minQty: string, unitPriceKrw: number): number {
   return Number((product + SCALE - 1n) / SCALE);
 }
 
-/** Formats won with thousands separators: 1234567 -> "1,234,567". */
+/**
+ * Formats won with thousands separators: 1234567 -> "1,234,567". String grouping, not toLocaleString: each
+ * toLocaleString('en-US') call builds an ICU number formatter, which on a phone-class CPU made the landing
+ * page's price and listing cards the biggest script cost after first paint (bench/README.md).
+ */
 export function formatKrw(krw: number): string {
-  return assertKrw(Math.trunc(krw)).toLocaleString('en-US');
+  return groupDecimal(String(assertKrw(Math.trunc(krw))));
 }
 
 /** Adds thousands separators to a decimal string ("12345.5" -> "12,345.5") without touching precision. */

@@ -1,4 +1,5 @@
 import { LIVE_ORDER_STATUSES, type OrderStatus } from './enums.ts';
+import { maskPhone } from './phone.ts';
 
 /**
  * A real name masked for public lists (DECISIONS §10): first and last character kept, the rest '*'.
@@ -19,4 +20,12 @@ export function maskName(name: string): string {
  */
 export function orderHolderName(status: OrderStatus, name: string): string {
   return (LIVE_ORDER_STATUSES as readonly OrderStatus[]).includes(status) ? name : maskName(name);
+}
+
+/**
+ * The same rule for the seller's phone number on an order (DECISIONS §10): in full to the buyer while the
+ * order is live, masked (country code and last 4 digits) once it has ended.
+ */
+export function orderHolderPhone(status: OrderStatus, phone: string): string {
+  return (LIVE_ORDER_STATUSES as readonly OrderStatus[]).includes(status) ? phone : maskPhone(phone);
 }

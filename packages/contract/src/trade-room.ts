@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ORDER_STATUSES } from './enums.ts';
+import { COINS, ORDER_STATUSES } from './enums.ts';
 import { FIELD_CODES as F } from './errors.ts';
 import { idParam } from './fields.ts';
 
@@ -95,6 +95,20 @@ export const notification = z.object({
    * coinCode, amount} for DEPOSIT_CREDITED
    */
   data: z.record(z.string(), z.unknown()),
+  /**
+   * What the notification is about, read with it so its text can say who, what and how much: the order's
+   * coin, quantity, won and the other party's nickname (the one public name, DECISIONS §11); the listing's
+   * coin and unit price. Null when the notification has no order (or listing).
+   */
+  order: z
+    .object({
+      coinCode: z.enum(COINS),
+      requestQty: z.string(),
+      requestKrwAmount: z.number().int(),
+      counterpart: z.string(),
+    })
+    .nullable(),
+  listing: z.object({ coinCode: z.enum(COINS), unitPriceKrw: z.number().int() }).nullable(),
   read: z.boolean(),
   createdAt: z.string(),
 });

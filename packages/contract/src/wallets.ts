@@ -145,6 +145,26 @@ export const transferRequestBody = z
   });
 export type TransferRequestBody = z.infer<typeof transferRequestBody>;
 
+/**
+ * GET /api/v1/transfer/recipient (the 내부 지갑 review): who an internal transfer of `coinCode` to `address`
+ * (XRP: the platform's account with `destTag`) would reach. Looked up before the password is asked.
+ */
+export const transferRecipientQuery = z.object({
+  coinCode: coinField,
+  address: z.string(F.REQUIRED).trim().min(1, F.REQUIRED).max(128, F.TOO_LONG),
+  destTag: z.coerce
+    .number(F.INVALID_FORMAT)
+    .int(F.INVALID_FORMAT)
+    .min(0, F.INVALID_FORMAT)
+    .max(DEST_TAG_MAX, F.INVALID_FORMAT)
+    .optional(),
+});
+export type TransferRecipientQuery = z.infer<typeof transferRecipientQuery>;
+
+/** The receiving member, named as public lists name people (DECISIONS §10: first and last character kept). */
+export const transferRecipient = z.object({ nickname: z.string() });
+export type TransferRecipient = z.infer<typeof transferRecipient>;
+
 /** A chain transaction id as the operator types it: trimmed, 1..128 characters. */
 export const txidField = z
   .string(F.TXID_REQUIRED)

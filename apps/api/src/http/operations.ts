@@ -66,6 +66,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     operationId: 'setDevBankHolder',
     summary: 'Development only: the holder name the console bank reports for an account number.',
   },
+  'GET /api/v1/transfer/recipient': {
+    operationId: 'getTransferRecipient',
+    summary:
+      'Names (masked) the member an internal transfer to this address would reach, for the review before the password.',
+    errors: ['WALLET_NOT_FOUND', 'SELF_TRANSFER', 'RATE_LIMITED'],
+  },
   'GET /api/v1/travel-rule/quote': {
     operationId: 'getTravelRuleQuote',
     summary: 'Whether an external withdrawal of this amount needs the beneficiary (DECISIONS §19).',
@@ -241,6 +247,23 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     operationId: 'closeSellListing',
     summary: "Closes the seller's listing; the part not held by live orders returns from escrow.",
     errors: ['LISTING_NOT_FOUND', 'INVALID_STATE'],
+  },
+  'PATCH /api/v1/sell-listings/:id': {
+    operationId: 'editSellListing',
+    summary:
+      "Edits the price and quantities of the seller's active listing after the step-up; the escrow follows maxQty, and a price more than 10% from the market goes back to review.",
+    errors: [
+      'LISTING_NOT_FOUND',
+      'INVALID_STATE',
+      'INSUFFICIENT_LISTING_QTY',
+      'INSUFFICIENT_BALANCE',
+      'STEP_UP_REQUIRED',
+      'INVALID_CREDENTIALS',
+      'CODE_EXPIRED',
+      'CODE_MISMATCH',
+      'CODE_TRIES_EXCEEDED',
+      'RATE_LIMITED',
+    ],
   },
   'POST /api/v1/sell-listings/:id/pause': {
     operationId: 'pauseSellListing',

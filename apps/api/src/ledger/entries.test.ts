@@ -7,6 +7,7 @@ const samples: Record<EntryName, { made: EntryRef; ref: string }> = {
   depositCredit: { made: entryRef.depositCredit('BTC', 'ab:cd', 3), ref: 'deposit:BTC:ab:cd:3' },
   escrowHold: { made: entryRef.escrowHold(7), ref: 'listing:7:escrow' },
   listingEscrowRelease: { made: entryRef.listingEscrowRelease(7, 'close'), ref: 'listing:7:close' },
+  listingEscrowAdjust: { made: entryRef.listingEscrowAdjust(7, 2), ref: 'listing:7:edit:2' },
   orderEscrowRelease: { made: entryRef.orderEscrowRelease(9), ref: 'order:9:release' },
   tradeDelivery: { made: entryRef.tradeDelivery(9, true), ref: 'order:9:complete' },
   internalTransfer: { made: entryRef.internalTransfer(11), ref: 'transfer:11' },
@@ -45,6 +46,7 @@ describe('ledger entry catalogue', () => {
       add(`escrowHold ${id}`, entryRef.escrowHold(id));
       add(`listing reject ${id}`, entryRef.listingEscrowRelease(id, 'reject'));
       add(`listing close ${id}`, entryRef.listingEscrowRelease(id, 'close'));
+      add(`listingEscrowAdjust ${id}`, entryRef.listingEscrowAdjust(id, id));
       add(`orderEscrowRelease ${id}`, entryRef.orderEscrowRelease(id));
       // INTERNAL and EXTERNAL share the ref on purpose: an order is delivered once, either way
       add(`tradeDelivery ${id}`, entryRef.tradeDelivery(id, true));
@@ -68,6 +70,7 @@ describe('ledger entry catalogue', () => {
       index: 3,
     });
     expect(parseEntryRef('listing:7:escrow')).toEqual({ name: 'escrowHold', listingId: 7 });
+    expect(parseEntryRef('listing:7:edit:2')).toEqual({ name: 'listingEscrowAdjust', listingId: 7, edit: 2 });
     expect(parseEntryRef('listing:7:reject')).toEqual({
       name: 'listingEscrowRelease',
       listingId: 7,
@@ -98,6 +101,8 @@ describe('ledger entry catalogue', () => {
           return entryRef.escrowHold(p.listingId).ref;
         case 'listingEscrowRelease':
           return entryRef.listingEscrowRelease(p.listingId, p.why).ref;
+        case 'listingEscrowAdjust':
+          return entryRef.listingEscrowAdjust(p.listingId, p.edit).ref;
         case 'orderEscrowRelease':
           return entryRef.orderEscrowRelease(p.orderId).ref;
         case 'tradeDelivery':

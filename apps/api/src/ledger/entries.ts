@@ -13,6 +13,7 @@ export type EntryKind =
   | 'deposit'
   | 'escrow_hold'
   | 'escrow_release'
+  | 'escrow_adjust'
   | 'trade'
   | 'trade_withdrawal'
   | 'transfer_internal'
@@ -49,6 +50,15 @@ export const entryRef = {
   listingEscrowRelease: (listingId: number, why: ListingRelease): EntryRef => ({
     ref: `listing:${listingId}:${why}`,
     kind: 'escrow_release',
+  }),
+  /**
+   * A seller edits an active listing's maxQty (PATCH /api/v1/sell-listings/{id}): the difference moves
+   * between available and escrow. Ref `listing:<listingId>:edit:<edit>`, `edit` the listing's own count of
+   * quantity edits (1, 2, ...), so each edit is one movement and a retry of the same edit is the same ref.
+   */
+  listingEscrowAdjust: (listingId: number, edit: number): EntryRef => ({
+    ref: `listing:${listingId}:edit:${edit}`,
+    kind: 'escrow_adjust',
   }),
   /**
    * A buy order ends without delivery after its listing closed: its quantity moves escrow -> the seller's
@@ -128,6 +138,7 @@ export type ParsedEntryRef =
   | { name: 'depositCredit'; coin: Coin; txid: string; index: number }
   | { name: 'escrowHold'; listingId: number }
   | { name: 'listingEscrowRelease'; listingId: number; why: ListingRelease }
+  | { name: 'listingEscrowAdjust'; listingId: number; edit: number }
   | { name: 'orderEscrowRelease'; orderId: number }
   | { name: 'tradeDelivery'; orderId: number }
   | { name: 'internalTransfer'; transferId: number }
@@ -153,6 +164,8 @@ export function parseEntryRef(ref: string): ParsedEntryRef | null {
     if (m[2] === 'escrow') return { name: 'escrowHold', listingId };
     return { name: 'listingEscrowRelease', listingId, why: m[2] === 'reject' ? 'reject' : 'close' };
   }
+  m = new RegExp(`^listing:${ID}:edit:${ID}$`).exec(ref);
+  if (m) return { name: 'listingEscrowAdjust', listingId: Number(m[1]), edit: Number(m[2]) };
   m = new RegExp(`^order:${ID}:(release|complete)$`).exec(ref);
   if (m) {
     const orderId = Number(m[1]);

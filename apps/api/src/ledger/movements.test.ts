@@ -36,6 +36,9 @@ const anyMovement: Record<keyof typeof movements, fc.Arbitrary<Movement>> = {
   listingEscrowRelease: fc
     .record({ listingId: id, why: why, sellerId: id, coin, units })
     .map((p) => movements.listingEscrowRelease(p)),
+  listingEscrowAdjust: fc
+    .record({ listingId: id, edit: id, sellerId: id, coin, units, more: fc.boolean() })
+    .map(({ more, units: u, ...p }) => movements.listingEscrowAdjust({ ...p, units: more ? u : -u })),
   orderEscrowRelease: fc
     .record({ orderId: id, sellerId: id, coin, units })
     .map((p) => movements.orderEscrowRelease(p)),
@@ -141,6 +144,10 @@ describe('ledger movements', () => {
       listingEscrowRelease: [
         movements.listingEscrowRelease({ listingId: 7, why: 'close', sellerId: 1, coin: 'ETH', units: 5n }),
         entryRef.listingEscrowRelease(7, 'close'),
+      ],
+      listingEscrowAdjust: [
+        movements.listingEscrowAdjust({ listingId: 7, edit: 2, sellerId: 1, coin: 'ETH', units: -5n }),
+        entryRef.listingEscrowAdjust(7, 2),
       ],
       orderEscrowRelease: [
         movements.orderEscrowRelease({ orderId: 9, sellerId: 1, coin: 'XRP', units: 5n }),
@@ -429,5 +436,28 @@ describe('ledger movements', () => {
     expect(entry('deposit').kind).toBe('deposit');
     // @ts-expect-error: a kind outside the catalogue does not type-check (npm run typecheck fails if it does)
     expect(entry('test').kind).toBe('test');
+  });
+
+  it('a listing edit moves exactly the signed change between available and escrow, nothing else', () => {
+    fc.assert(
+      fc.property(id, id, id, coin, units, fc.boolean(), (listingId, edit, sellerId, k, u, more) => {
+        const change = more ? u : -u;
+        const m = movements.listingEscrowAdjust({ listingId, edit, sellerId, coin: k, units: change });
+        expect(m.ref).toBe(`listing:${listingId}:edit:${edit}`);
+        expect(m.kind).toBe('escrow_adjust');
+        expect(net(m.postings)).toEqual(
+          new Map([
+            [`${sellerId}:${k}:available`, -change],
+            [`${sellerId}:${k}:escrow`, change],
+          ]),
+        );
+      }),
+    );
+    expect(() =>
+      movements.listingEscrowAdjust({ listingId: 1, edit: 1, sellerId: 1, coin: 'BTC', units: 0n }),
+    ).toThrow(RangeError);
+    expect(() =>
+      movements.listingEscrowAdjust({ listingId: 1, edit: 0, sellerId: 1, coin: 'BTC', units: 1n }),
+    ).toThrow(RangeError);
   });
 });

@@ -115,6 +115,32 @@ export const movements = {
   },
 
   /**
+   * A seller changes an active listing's maxQty (PATCH /api/v1/sell-listings/{id}, DECISIONS §4): `units`
+   * is the signed change, positive = more held (available -> escrow), negative = given back (escrow ->
+   * available). Ref `listing:<listingId>:edit:<edit>` (kind `escrow_adjust`). A zero change is no movement:
+   * the caller skips it. RangeError when `units` is 0 or an id or `edit` is not a positive integer.
+   */
+  listingEscrowAdjust(p: {
+    listingId: number;
+    edit: number;
+    sellerId: number;
+    coin: Coin;
+    units: bigint;
+  }): Movement {
+    requireId('listingId', p.listingId);
+    requireId('edit', p.edit);
+    requireId('sellerId', p.sellerId);
+    if (p.units === 0n) throw new RangeError('units must not be zero');
+    return {
+      ...entryRef.listingEscrowAdjust(p.listingId, p.edit),
+      postings: [
+        { account: account.available(p.sellerId, p.coin), amount: -p.units },
+        { account: account.escrow(p.sellerId, p.coin), amount: p.units },
+      ],
+    };
+  },
+
+  /**
    * A buy order ends without delivery after its listing closed: its requestQty (`units`) moves the seller's
    * escrow -> available (DECISIONS §4, §11). Ref `order:<orderId>:release` (kind `escrow_release`).
    * RangeError when `units` <= 0 or an id is not a positive integer.

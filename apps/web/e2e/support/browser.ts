@@ -108,3 +108,12 @@ export async function screenshot(
 export async function setStoredLanguage(context: BrowserContext, lang: 'en' | 'kr' | 'jp'): Promise<void> {
   await context.addInitScript((l) => window.localStorage.setItem('language', l), lang);
 }
+
+/**
+ * Opens / and chooses Korean in localStorage `language` (unlike setStoredLanguage's init script, a later
+ * switch to another language in the same test stays).
+ */
+export async function startInKorean(page: Page): Promise<void> {
+  await page.goto('/');
+  await page.evaluate(() => window.localStorage.setItem('language', 'kr'));
+}

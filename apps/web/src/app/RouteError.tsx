@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useRouteError } from 'react-router';
+import { useRouteError } from 'react-router';
 import { Button } from '../components/ui/Button';
 import { Card } from '../components/ui/Card';
 import w from '../components/ui/widgets.module.css';
@@ -13,7 +13,6 @@ import { paths } from '../config/paths';
  */
 export function RouteError() {
   const { t } = useTranslation('common');
-  const navigate = useNavigate();
   const error = useRouteError();
   // A developer reads it in the console; the member never sees it.
   console.error(error);
@@ -28,7 +27,9 @@ export function RouteError() {
         <Button
           block
           variant="outline"
-          onClick={() => void navigate(paths.home.path)}
+          // A full load, not a client-side move: React Router keeps a failed page chunk's outcome for the
+          // rest of the document, so only a fresh one tries that screen's chunk again later.
+          onClick={() => window.location.assign(paths.home.path)}
           data-testid="route-error-home"
         >
           {t('routeError.home')}

@@ -47,7 +47,8 @@ function isRefusal(err: unknown): boolean {
 
 /**
  * The login guard (SPEC §2, §4): no access token -> /login carrying the requested location; with a token,
- * a full-screen loader while GET /my validates it; a refusal logs out and goes to /login. When the profile
+ * a full-screen loader while GET /my validates it; a refusal logs out and goes to /login; a session that
+ * ended under the member's feet (401 after a failed refresh) goes to /. When the profile
  * cannot be loaded (network, server) or the start-up check outlasts the rehydration timeout of SPEC §9
  * (5000 ms), the screen says 'failed to load user info' with a retry instead of spinning on.
  */
@@ -56,6 +57,7 @@ export function RequireAuth() {
   const location = useLocation();
   const token = useSession((s) => s.accessToken);
   const loggedOut = useSession((s) => s.loggedOut);
+  const ended = useSession((s) => s.ended);
   const me = useMe();
   const from: FromState = {
     from: {
@@ -77,8 +79,9 @@ export function RequireAuth() {
     }
   }, [refused]);
 
-  // Logging out on a guarded screen goes home (the router may still show this screen for a moment).
-  if (!token && loggedOut) return <Navigate to={paths.home.path} replace />;
+  // Logging out on a guarded screen goes home (the router may still show this screen for a moment), and so
+  // does a session the server ended (SPEC §4: a 401 the refresh could not heal goes to /, a toast says why).
+  if (!token && (loggedOut || ended)) return <Navigate to={paths.home.path} replace />;
   if (!token || refused) return <Navigate to={paths.login.path} replace state={from} />;
   // A reload with the profile stored (userInfo, SPEC §3) shows the screen at once while GET /my checks the
   // token in the background; a refusal still logs out (above). Only a first sign-in waits here.

@@ -9,12 +9,20 @@ export function AppProviders({ children }: { children: ReactNode }) {
   useEffect(() => {
     let stop: (() => void) | undefined;
     let cancelled = false;
-    // The saving side is not needed to paint: it loads after the first render.
-    void import('./persist').then(({ startPersisting }) => {
-      if (!cancelled) stop = startPersisting(queryClient);
-    });
+    // The saving side is not needed to paint nor to use the page: it loads when the main thread is idle
+    // (the rates it saves are in memory until then), not in the busy second after the first render.
+    const start = () =>
+      void import('./persist').then(({ startPersisting }) => {
+        if (!cancelled) stop = startPersisting(queryClient);
+      });
+    const idle = 'requestIdleCallback' in window;
+    const handle = idle
+      ? window.requestIdleCallback(start, { timeout: 2_000 })
+      : window.setTimeout(start, 3_000);
     return () => {
       cancelled = true;
+      if (idle) window.cancelIdleCallback(handle);
+      else window.clearTimeout(handle);
       stop?.();
     };
   }, []);

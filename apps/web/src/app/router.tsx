@@ -8,6 +8,11 @@ import { RouteError } from './RouteError';
 
 type PageModule = Promise<{ default: ComponentType }>;
 
+/** A page standing in for one whose chunk failed to load: rendering it throws `error` to the route's boundary. */
+function ChunkFailed({ error }: { error: unknown }): null {
+  throw error;
+}
+
 /**
  * A lazily loaded page: each screen is its own chunk (SPEC §2 routes, DESIGN "Layout"), shown once its
  * chunk and the interface texts beyond the landing's (i18n/index.ts) are there. A page that throws (or whose
@@ -18,8 +23,15 @@ function page(path: string, load: () => PageModule): RouteObject {
     path,
     errorElement: <RouteError />,
     lazy: async () => {
-      const [mod] = await Promise.all([load(), loadMemberNamespaces()]);
-      return { Component: mod.default };
+      try {
+        const [mod] = await Promise.all([load(), loadMemberNamespaces()]);
+        return { Component: mod.default };
+      } catch (error) {
+        // React Router 7 renders nothing for a route whose lazy() rejected (a blank screen, seen with the
+        // chunk's request aborted): a chunk that did not arrive becomes a page that throws, which the
+        // route's errorElement (RouteError) shows.
+        return { element: <ChunkFailed error={error} /> };
+      }
     },
   };
 }
@@ -32,7 +44,13 @@ type Guard = 'RedirectIfAuthed' | 'RequireAgreements' | 'RequireAuth' | 'Require
  */
 function guarded(guard: Guard, children: RouteObject[]): RouteObject {
   return {
-    lazy: async () => ({ Component: (await import('./guards'))[guard] }),
+    lazy: async () => {
+      try {
+        return { Component: (await import('./guards'))[guard] };
+      } catch (error) {
+        return { element: <ChunkFailed error={error} /> };
+      }
+    },
     errorElement: <RouteError />,
     children,
   };

@@ -2,6 +2,7 @@ import { LANGUAGES, type Language } from '@p2p/contract/enums.ts';
 import i18n, { type BackendModule, type ResourceKey } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { local, STORAGE_KEYS } from '../lib/storage';
+import './josa';
 
 /**
  * i18next with one JSON file per language and namespace: locales/<lang>/<namespace>.json. New namespace

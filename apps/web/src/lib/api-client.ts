@@ -146,6 +146,7 @@ export interface ApiClient {
   get<T>(path: string, opts?: RequestOptions): Promise<T>;
   post<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T>;
   put<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T>;
+  patch<T>(path: string, body?: unknown, opts?: RequestOptions): Promise<T>;
 }
 
 /**
@@ -217,6 +218,7 @@ export function createApiClient(store: TokenStore): ApiClient {
     get: (path, opts) => request('GET', path, opts),
     post: (path, body, opts) => request('POST', path, { ...opts, body: body ?? {} }),
     put: (path, body, opts) => request('PUT', path, { ...opts, body: body ?? {} }),
+    patch: (path, body, opts) => request('PATCH', path, { ...opts, body: body ?? {} }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { formatKrw } from '@p2p/contract/money.ts';
+import { formatKrw, formatQty } from '@p2p/contract/money.ts';
 
 /*
  * Display helpers (SPEC §9). The money arithmetic is the contract's (money.ts), shared with the API; the
@@ -18,4 +18,14 @@ export function formatManwon(krw: number, lang: string): string {
   if (lang === 'jp')
     return rest ? `${formatKrw(man)}万${formatKrw(rest)}ウォン` : `${formatKrw(man)}万ウォン`;
   return `${new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 2 }).format(krw)} KRW`;
+}
+
+/**
+ * A wallet balance for display (SPEC §9 "wallet balance 4-8"): truncated to 8 decimals and padded to at least
+ * 4, so 1 BTC reads 1.0000 and 0.12345678 keeps all its digits. A decimal string in, never a float.
+ */
+export function formatBalance(qty: string): string {
+  const shown = formatQty(qty, 8);
+  const [whole, frac = ''] = shown.split('.');
+  return `${whole}.${frac.padEnd(4, '0')}`;
 }

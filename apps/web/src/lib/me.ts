@@ -40,8 +40,16 @@ export async function getMe(): Promise<Profile> {
 export const meQueryOptions = () =>
   queryOptions({ queryKey: ['me'], queryFn: getMe, retry: false, staleTime: 30_000 });
 
-/** The signed-in member's profile; disabled without an access token. */
-export function useMe() {
+/**
+ * The signed-in member's profile; disabled without an access token. `fresh` reads it from the server each
+ * time the screen opens (/account, SPEC §2: the profile shown is the one the server holds now, not a copy
+ * up to 30 s old).
+ */
+export function useMe(o: { fresh?: boolean } = {}) {
   const token = useSession((s) => s.accessToken);
-  return useQuery({ ...meQueryOptions(), enabled: Boolean(token) });
+  return useQuery({
+    ...meQueryOptions(),
+    enabled: Boolean(token),
+    ...(o.fresh ? { refetchOnMount: 'always' } : {}),
+  });
 }

@@ -8,24 +8,11 @@ import { paths } from '../config/paths';
 import { meQueryOptions, useMe } from './me';
 import { useSession } from './session';
 
-/** Routes SPEC §2 lists as public; every other screen sits behind the login guard. */
-const PUBLIC_PATHS: readonly string[] = [
-  paths.home.path,
-  paths.login.path,
-  paths.findId.path,
-  paths.findPw.path,
-  paths.agreement.path,
-  paths.signup.path,
-  paths.complete.path,
-  paths.verify.path,
-  paths.contact.path,
-];
-
 /**
  * SPEC §4 on every page, not only behind the guard: with a stored token GET /my checks it at app start, so
  * a dead token turns the public header back to 로그인/회원가입; after a successful refresh the profile is
- * fetched again; when the server ends the session the member is told why. Guarded screens say it on /login
- * (the guard sends them there), public screens in a toast.
+ * fetched again; when the server ends the session the member is told why in a toast, on / where the guard
+ * sends a guarded screen (SPEC §4: a 401 after a failed refresh goes to /), or on the public page itself.
  */
 export function useSessionCheck(): void {
   const { t } = useTranslation();
@@ -56,7 +43,7 @@ export function useSessionCheck(): void {
     if (!ended) return;
     queryClient.removeQueries({ predicate: (q) => !PUBLIC_QUERY_ROOTS.includes(q.queryKey[0]) });
     const { pathname: at, t: text } = current.current;
-    if (!PUBLIC_PATHS.includes(at) || at === paths.login.path) return;
+    if (at === paths.login.path) return;
     void landingToast(
       'error',
       ended === 'refreshFailed' ? text('common:errors.REFRESH_TOKEN_INVALID') : text('common:auth.expired'),

@@ -22,6 +22,7 @@ import { blockedIdsOf } from '../blocks/index.ts';
 import { requireStepUp } from '../identity/index.ts';
 import { requireKycLevel } from '../kyc/index.ts';
 import { startBestListingsJob } from './best-listings.ts';
+import { registerEditRoute } from './edit.ts';
 import { bestListings, mySellListings, tradeList } from './queries.ts';
 import { closeListing, createListing, listingDetail } from './service.ts';
 
@@ -136,6 +137,7 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
     async (request) => ok(await closeListing(db, memberIdOf(request), request.params.id)),
   );
 
+  registerEditRoute(app, deps);
   app.get(
     '/my/sell',
     {

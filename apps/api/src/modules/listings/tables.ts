@@ -21,6 +21,8 @@ export interface SellListingsTable {
   created_at: CreatedAt;
   updated_at: CreatedAt;
   closed_at: NullableTime;
+  /** how many edits changed maxQty (the n of the ledger ref `listing:<id>:edit:<n>`), 033_listing_edits.sql */
+  qty_edits: Generated<number>;
 }
 
 /**

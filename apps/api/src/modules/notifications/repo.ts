@@ -1,4 +1,4 @@
-import type { NotificationKind, PushSubscriptionBody } from '@p2p/contract';
+import type { Coin, NotificationKind, PushSubscriptionBody } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 
@@ -76,13 +76,20 @@ export type NotificationRow = {
   order_reason: string | null;
   order_disputed_at: Date | null;
   order_ended_at: Date | null;
+  coin: Coin | null;
+  request_qty: string | null;
+  request_krw: number | null;
+  counterpart: string | null;
+  listing_coin: Coin | null;
+  listing_price_krw: number | null;
 };
 
 /**
  * Up to `limit` of the member's notifications, newest first, with ids below `beforeId` when given. Reads
- * `buy_orders` (orders module) in the same statement for the member's role in each order (and a resolved
- * dispute's reason and times): a lookup per
- * notification, or a second query, would add a round trip to every list page for one column.
+ * `buy_orders` (orders module), `sell_listings` (listings) and the other party's nickname (`members`) in the
+ * same statement for the member's role, what each notification is about (who, what, how much) and a resolved
+ * dispute's reason and times: a lookup per notification, or further queries, would add round trips to every
+ * list page.
  */
 export async function notificationRows(
   db: DbOrTx,
@@ -93,6 +100,10 @@ export async function notificationRows(
   let q = db
     .selectFrom('notifications as n')
     .leftJoin('buy_orders as o', 'o.id', 'n.order_id')
+    .leftJoin('members as cp', (j) =>
+      j.on(sql<boolean>`cp.id = case when o.buyer_id = n.member_id then o.seller_id else o.buyer_id end`),
+    )
+    .leftJoin('sell_listings as l', 'l.id', 'n.listing_id')
     .select([
       'n.id',
       'n.kind',
@@ -106,6 +117,12 @@ export async function notificationRows(
       'o.reason as order_reason',
       'o.disputed_at as order_disputed_at',
       'o.ended_at as order_ended_at',
+      'o.coin',
+      sql<string | null>`o.request_qty::text`.as('request_qty'),
+      sql<number | null>`o.request_krw::float8`.as('request_krw'),
+      'cp.nickname as counterpart',
+      'l.coin as listing_coin',
+      sql<number | null>`l.unit_price_krw::float8`.as('listing_price_krw'),
     ])
     .where('n.member_id', '=', memberId)
     .orderBy('n.id', 'desc')

@@ -7,6 +7,7 @@ import {
 } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.ts';
+import { qty } from '../../db/numeric.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import type { SmsProvider } from '../identity/index.ts';
 import { sendPush, type VapidKeys } from './push.ts';
@@ -40,6 +41,19 @@ const toView = (r: NotificationRow): Notification => ({
   orderRole: r.order_role,
   listingId: r.listing_id,
   data: r.kind === 'DISPUTE_RESOLVED' ? { ...r.data, ...resolutionOf(r) } : (r.data ?? {}),
+  order:
+    r.coin !== null && r.request_qty !== null && r.request_krw !== null
+      ? {
+          coinCode: r.coin,
+          requestQty: qty(r.request_qty),
+          requestKrwAmount: r.request_krw,
+          counterpart: r.counterpart ?? '',
+        }
+      : null,
+  listing:
+    r.listing_coin !== null && r.listing_price_krw !== null
+      ? { coinCode: r.listing_coin, unitPriceKrw: r.listing_price_krw }
+      : null,
   read: r.read_at !== null,
   createdAt: new Date(r.created_at).toISOString(),
 });

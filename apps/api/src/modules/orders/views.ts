@@ -7,7 +7,7 @@ import type {
   OrderHistoryItem,
   SellOrderDetail,
 } from '@p2p/contract';
-import { orderHolderName } from '@p2p/contract';
+import { orderHolderName, orderHolderPhone } from '@p2p/contract';
 import { qty } from '../../db/numeric.ts';
 import { iso, isoOrNull, toSellerStats } from '../listings/index.ts';
 import type { OrderRow } from './queries.ts';
@@ -56,7 +56,7 @@ export function toDisputeResolution(r: OrderRow): DisputeResolution | null {
 
 /**
  * The buyer's view (SPEC §3 "Buy order"): the seller's bank details for the deposit; the seller's full
- * name only while the order is live (DECISIONS §10), masked afterwards.
+ * name and phone number only while the order is live (DECISIONS §10), masked afterwards.
  */
 export function toBuyOrderCreated(r: OrderRow): BuyOrderCreated {
   return {
@@ -73,7 +73,7 @@ export function toBuyOrderCreated(r: OrderRow): BuyOrderCreated {
     // the nickname is a member's one public name (DECISIONS §11): no login id leaves for the other party
     sellerLoginId: r.seller_nickname,
     sellerAccountHolder: orderHolderName(r.status, r.seller_name),
-    sellerPhone: r.seller_phone,
+    sellerPhone: orderHolderPhone(r.status, r.seller_phone),
     sellerBankName: r.bank_name,
     sellerAccountNo: r.account_no,
     sellerNickName: r.seller_nickname,
@@ -105,6 +105,7 @@ export function toSellOrderDetail(r: OrderRow): SellOrderDetail {
   return {
     ...toBuyOrderDetail(r),
     sellerAccountHolder: r.seller_name,
+    sellerPhone: r.seller_phone,
     buyerLoginId: r.buyer_nickname,
     buyerNickname: r.buyer_nickname,
     buyerCountryCode: r.buyer_country,

@@ -18,6 +18,7 @@ import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
 import { bankRoutes } from '../bank/index.ts';
 import { type Hold, holdsOfMember, holdView } from './holds.ts';
+import { recipientRoutes } from './recipient.ts';
 import { createWallet, listWallets, type WalletBalances } from './service.ts';
 import { listTransfers, requestTransfer, transferOut } from './transfers.ts';
 import { travelRuleQuote } from './travel-rule.ts';
@@ -66,6 +67,7 @@ export default async function walletsRoutes(app: FastifyZod, deps: AppDeps): Pro
   );
 
   await transferRoutes(app, deps);
+  await recipientRoutes(app, deps);
 }
 
 /** GET /transfer, the Travel Rule quote and POST /transfer/request (SPEC §7, DECISIONS §5, §18, §19). */

@@ -51,7 +51,7 @@ export function Header({ variant = 'sub', title, close }: Props) {
       <header className={l.header} style={{ gridTemplateColumns: 'auto 1fr' }}>
         <Link to={paths.home.path} className={l.logo}>
           <span className={l.logoMark}>P2P</span>
-          <span>{t('common:brand')}</span>
+          <span className={l.brandText}>{t('common:brand')}</span>
         </Link>
         <div className={l.right}>
           <LanguageSelector />

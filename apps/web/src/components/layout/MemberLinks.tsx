@@ -1,29 +1,23 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { paths } from '../../config/paths';
-import { WaitingBadge } from '../../features/mypage/components/WaitingBadge';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 import { useLiveEvents } from '../../features/notifications/use-live-events';
-import { useOrderCounts } from '../../features/trade/api/get-order-counts';
 import { useLogout } from '../../lib/use-logout';
 import l from './layout.module.css';
 
+export { BottomTabs } from './BottomTabs';
+export { LiveOrdersCard } from './LiveOrdersCard';
+
 /**
- * The main header's links for a signed-in member: notifications with the unread count, my page with the
- * seller's waiting badge (DECISIONS §11, §12), logout. Its own chunk, loaded only for a signed-in member, so
- * a visitor's landing page carries none of it (DECISIONS §16).
+ * The main header's links for a signed-in member: notifications with the unread count and logout (my page
+ * with the seller's waiting badge lives in the bottom tab bar, DECISIONS §11, §12). Its own chunk, loaded
+ * only for a signed-in member, so a visitor's landing page carries none of it (DECISIONS §16).
  */
 export default function MemberLinks() {
   const { t } = useTranslation();
   const logout = useLogout();
-  const waiting = useOrderCounts(true).data?.sellerWaiting;
   return (
     <>
       <NotificationBell loggedIn />
-      <Link to={paths.myInfo.path} className={l.textLink} data-testid="header-mypage">
-        {t('common:nav.myPage')}
-        <WaitingBadge count={waiting} testId="header-waiting" />
-      </Link>
       <button type="button" className={l.textLink} onClick={() => void logout()} data-testid="header-logout">
         {t('common:nav.logout')}
       </button>

@@ -30,3 +30,18 @@ export const ChevronDown = () => (
     <path d="M6 9l6 6 6-6" />
   </svg>
 );
+export const TradeIcon = () => (
+  <svg {...common} aria-hidden="true">
+    <path d="M4 8h13l-3-3M20 16H7l3 3" />
+  </svg>
+);
+export const WalletIcon = () => (
+  <svg {...common} aria-hidden="true">
+    <path d="M4 7a2 2 0 0 1 2-2h11v4M4 7v11a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1V9H6a2 2 0 0 1-2-2zM16 14h1" />
+  </svg>
+);
+export const UserIcon = () => (
+  <svg {...common} aria-hidden="true">
+    <path d="M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 20a8 8 0 0 1 16 0" />
+  </svg>
+);

@@ -17,6 +17,24 @@ interface Props {
 
 const CLOSE_MS = 200;
 
+/** The warning icon of SPEC §2's confirm modal (cancellations), shared by the trade protocol's sheets. */
+export function WarningIcon() {
+  return (
+    <svg
+      width="44"
+      height="44"
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      className={w.warnIcon}
+      data-testid="warning-icon"
+    >
+      <circle cx="12" cy="12" r="11" fill="#fff4e5" />
+      <path d="M12 7v6" stroke="#f08c00" strokeWidth="2" strokeLinecap="round" />
+      <circle cx="12" cy="16.5" r="1.2" fill="#f08c00" />
+    </svg>
+  );
+}
+
 /**
  * The confirm dialog of SPEC §2 (cancellations): title, message, warning icon, yes / no. Closing animates
  * for 200 ms (SPEC §9) before the choice is reported; page scrolling is locked while open.
@@ -64,11 +82,7 @@ export function ConfirmModal({
         aria-labelledby="confirm-title"
         data-testid="confirm-modal"
       >
-        <svg width="44" height="44" viewBox="0 0 24 24" aria-hidden="true" className={w.warnIcon}>
-          <circle cx="12" cy="12" r="11" fill="#fff4e5" />
-          <path d="M12 7v6" stroke="#f08c00" strokeWidth="2" strokeLinecap="round" />
-          <circle cx="12" cy="16.5" r="1.2" fill="#f08c00" />
-        </svg>
+        <WarningIcon />
         <h2 id="confirm-title" className={w.dialogTitle}>
           {title}
         </h2>

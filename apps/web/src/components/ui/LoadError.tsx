@@ -6,7 +6,7 @@ import { Card } from './Card';
 import w from './widgets.module.css';
 
 interface Props {
-  /** What failed to load, e.g. 거래 목록을 불러오지 못했습니다. */
+  /** What failed to load, e.g. 거래 목록을 불러오지 못했어요. */
   message: string;
   onRetry: () => unknown;
   /** True while the retry is on its way: the button waits instead of stacking requests. */

@@ -15,11 +15,11 @@ describe('QR scanner (SPEC §8, §9)', () => {
     expect(cameraErrorOf(named('NotAllowedError'))).toBe('denied');
     expect(cameraErrorOf(named('NotReadableError'))).toBe('startFailed');
     expect(kr.scanner.errors.notFound).toBe(
-      '카메라를 찾을 수 없습니다. 카메라가 연결되어 있는지 확인해주세요.',
+      '카메라를 찾을 수 없어요. 카메라가 연결되어 있는지 확인해주세요.',
     );
     expect(kr.scanner.errors.denied).toBe(
-      '카메라 권한이 거부되었습니다. 브라우저 설정에서 카메라 권한을 허용해주세요.',
+      '카메라 권한이 거부됐어요. 브라우저 설정에서 카메라 권한을 허용해주세요.',
     );
-    expect(kr.scanner.errors.startFailed).toBe('카메라를 시작할 수 없습니다. 다시 시도해주세요.');
+    expect(kr.scanner.errors.startFailed).toBe('카메라를 시작할 수 없어요. 다시 시도해주세요.');
   });
 });

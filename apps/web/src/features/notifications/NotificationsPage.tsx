@@ -1,14 +1,15 @@
 import type { Notification } from '@p2p/contract/trade-room.ts';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Page } from '../../components/layout/Page';
 import { Button } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
 import { paths } from '../../config/paths';
-import { durationText } from '../../lib/format-time';
+import { formatWhen } from '../../lib/format-time';
 import { notificationListQueryOptions, useMarkRead } from './api';
+import { notificationText } from './notification-text';
 import n from './notifications.module.css';
 
 /**
@@ -29,15 +30,54 @@ function targetOf(x: Notification): { to: string; state?: { walletId: number } }
 }
 
 /**
- * The text key of a notification: a resolved dispute says its outcome (DECISIONS §11: {status} COMPLETED
- * or CANCELED, with the operator's reason and the time it took); other kinds their own text.
+ * The notifications that were unread when the member saw them on this visit: they stay marked new while the
+ * page is open even though seeing them marks them read (and clears the header badge).
  */
-function kindKey(x: Notification): string {
-  const status = x.data.status;
-  if (x.kind === 'DISPUTE_RESOLVED' && (status === 'COMPLETED' || status === 'CANCELED')) {
-    return `DISPUTE_RESOLVED_${status}`;
-  }
-  return x.kind;
+function useUnreadAtOpen(unreadIds: number[]): Set<number> {
+  const [seen] = useState(() => new Set<number>());
+  for (const id of unreadIds) seen.add(id);
+  return seen;
+}
+
+/** One notification: 새 알림 while it was unread on opening, its text, its time and where it leads. */
+function NotificationItem({ x, unread }: { x: Notification; unread: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const to = targetOf(x);
+  return (
+    <li>
+      <Card
+        className={`${n.item} ${unread ? n.unread : ''}`}
+        data-testid="notification"
+        data-kind={x.kind}
+        data-unread={unread}
+      >
+        <p className={n.text}>
+          {unread && (
+            <span className={n.newTag} data-testid="notification-new">
+              {t('common:notifications.new')}
+            </span>
+          )}
+          {notificationText(x, t)}
+        </p>
+        <time className={n.time} dateTime={x.createdAt}>
+          {formatWhen(x.createdAt)}
+        </time>
+        {to && (
+          <Button
+            variant="outline"
+            size="small"
+            onClick={() => navigate(to.to, { state: to.state })}
+            data-testid="notification-open"
+          >
+            {x.kind !== 'MESSAGE' && x.orderId === null && x.listingId === null
+              ? t('common:notifications.openWallet')
+              : t('common:notifications.open')}
+          </Button>
+        )}
+      </Card>
+    </li>
+  );
 }
 
 /**
@@ -45,12 +85,12 @@ function kindKey(x: Notification): string {
  * marked read, so the header badge clears. Live events refresh the list (use-live-events.ts).
  */
 export default function NotificationsPage() {
-  const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
+  const { t } = useTranslation();
   const q = useInfiniteQuery(notificationListQueryOptions());
   const markRead = useMarkRead();
   const items = q.data?.pages.flatMap((p) => p.list) ?? [];
   const unreadIds = items.filter((x) => !x.read).map((x) => x.id);
+  const unreadAtOpen = useUnreadAtOpen(unreadIds);
   const unreadKey = unreadIds.join(',');
   const mutate = markRead.mutate;
   useEffect(() => {
@@ -61,44 +101,9 @@ export default function NotificationsPage() {
     <Page title={t('common:notifications.title')}>
       {q.isSuccess && items.length === 0 && <p className={n.empty}>{t('common:notifications.empty')}</p>}
       <ul className={n.list} data-testid="notifications">
-        {items.map((x) => {
-          const to = targetOf(x);
-          const text = t(`common:notifications.kinds.${kindKey(x)}`, {
-            orderId: x.orderId ?? '',
-            reason: typeof x.data.reason === 'string' ? x.data.reason : '',
-            amount: typeof x.data.amount === 'string' ? x.data.amount : '',
-            coinCode: typeof x.data.coinCode === 'string' ? x.data.coinCode : '',
-            took: typeof x.data.tookSec === 'number' ? durationText(x.data.tookSec) : '-',
-          });
-          return (
-            <li key={x.id}>
-              <Card
-                className={`${n.item} ${x.read ? '' : n.unread}`}
-                data-testid="notification"
-                data-kind={x.kind}
-              >
-                <p className={n.text}>{text}</p>
-                <time className={n.time} dateTime={x.createdAt}>
-                  {new Date(x.createdAt).toLocaleString(
-                    i18n.language === 'kr' ? 'ko-KR' : i18n.language === 'jp' ? 'ja-JP' : 'en-US',
-                  )}
-                </time>
-                {to && (
-                  <Button
-                    variant="outline"
-                    size="small"
-                    onClick={() => navigate(to.to, { state: to.state })}
-                    data-testid="notification-open"
-                  >
-                    {x.kind !== 'MESSAGE' && x.orderId === null && x.listingId === null
-                      ? t('common:notifications.openWallet')
-                      : t('common:notifications.open')}
-                  </Button>
-                )}
-              </Card>
-            </li>
-          );
-        })}
+        {items.map((x) => (
+          <NotificationItem key={x.id} x={x} unread={unreadAtOpen.has(x.id)} />
+        ))}
       </ul>
       {q.hasNextPage && (
         <Button

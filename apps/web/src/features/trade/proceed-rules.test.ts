@@ -25,8 +25,8 @@ describe('proceed rules (DECISIONS §11 deposit note)', () => {
   });
 
   it('success and failure texts of SPEC §8', () => {
-    expect(kr.proceed.success).toBe('거래가 완료되었습니다.');
-    expect(kr.proceed.failed).toBe('거래 완료 처리 중 오류가 발생했습니다.');
+    expect(kr.proceed.success).toBe('거래가 완료됐어요.');
+    expect(kr.proceed.failed).toBe('거래 완료 처리 중 오류가 발생했어요.');
   });
 });
 

@@ -47,20 +47,18 @@ describe('purchase rules (SPEC §5 "Purchase")', () => {
     expect(minimumKrw('0.3333', 10)).toBe(4);
   });
 
-  it('over 9,500,000 won: 1회 최대 구매 금액은 950만원까지입니다.', () => {
+  it('over 9,500,000 won: 1회 최대 구매 금액은 950만원까지예요.', () => {
     expect(amountError(9_500_000, 1)).toBeUndefined();
     expect(amountError(9_500_001, 1)).toBe('ABOVE_MAX');
-    expect(kr.purchase.errors.ABOVE_MAX).toBe('1회 최대 구매 금액은 950만원까지입니다.');
+    expect(kr.purchase.errors.ABOVE_MAX).toBe('1회 최대 구매 금액은 950만원까지예요.');
   });
 
-  it('under the minimum: 최소 구매 금액 보다 적습니다.', () => {
+  it('under the minimum: 최소 구매 금액보다 적어요.', () => {
     expect(amountError(49_999, 50_000)).toBe('BELOW_MIN');
     expect(amountError(50_000, 50_000)).toBeUndefined();
     expect(amountError(0, 50_000)).toBeUndefined();
     // The SPEC §8 text, then the minimum restated.
-    expect(kr.purchase.errors.BELOW_MIN).toBe(
-      '최소 구매 금액 보다 적습니다. 최소 구매 금액은 {{min}}원입니다.',
-    );
+    expect(kr.purchase.errors.BELOW_MIN).toBe('최소 구매 금액보다 적어요. 최소 구매 금액은 {{min}}원이에요.');
   });
 
   it('receive quantity = amount / price rounded down to 4 decimals, exact (no floats)', () => {
@@ -76,7 +74,7 @@ describe('purchase rules (SPEC §5 "Purchase")', () => {
     expect(purchaseBlocker({ ...base, krw: 9_600_000 })).toBe('ABOVE_MAX');
     expect(purchaseBlocker({ ...base, krw: 10_000 })).toBe('BELOW_MIN');
     expect(purchaseBlocker({ ...base, hasWallet: false })).toBe('NO_WALLET');
-    expect(kr.purchase.errors.NO_WALLET).toBe('해당 코인의 지갑이 없습니다.');
+    expect(kr.purchase.errors.NO_WALLET).toBe('해당 코인의 지갑이 없어요.');
   });
 
   it('a personal wallet needs an address of the coin; a reservation needs date and time', () => {

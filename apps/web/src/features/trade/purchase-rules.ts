@@ -1,7 +1,7 @@
 import { addressLooksValid } from '@p2p/contract/address-format.ts';
 import type { Coin } from '@p2p/contract/enums.ts';
 import { LIMITS } from '@p2p/contract/limits.ts';
-import { formatKrw, minPurchaseKrw, receiveQty } from '@p2p/contract/money.ts';
+import { formatKrw, minPurchaseKrw, receiveQty, smallerQty, wonValueOf } from '@p2p/contract/money.ts';
 import { z } from 'zod';
 import { schemaOf } from '../../lib/form-rules';
 
@@ -112,4 +112,28 @@ export function addressError(coin: Coin, address: string): 'ADDRESS_INVALID' | u
 /** Country name key of a calling code (SPEC §2: 82 Korea, 81 Japan, 1 US, else other). */
 export function countryKey(code: string): '82' | '81' | '1' | 'other' {
   return code === '82' || code === '81' || code === '1' ? code : 'other';
+}
+
+/**
+ * The won a buyer can spend on one order of a listing (SPEC §5): from ceil(minQty x price) to the smaller of
+ * floor(upperQty x price) and the 9,500,000 won per-order cap; `capped` says the cap is what limits it.
+ * `upperQty` is min(maxQty, remainingQty) (DECISIONS §4).
+ */
+export function purchaseRangeKrw(minQty: string, upperQty: string, unitPriceKrw: number) {
+  const listingMax = wonValueOf(upperQty, unitPriceKrw);
+  return {
+    min: minPurchaseKrw(minQty, unitPriceKrw),
+    max: Math.min(listingMax, LIMITS.maxPurchaseKrw),
+    capped: listingMax > LIMITS.maxPurchaseKrw,
+  };
+}
+
+/** purchaseRangeKrw of a listing as the trade list gives it (upper quantity min(maxQty, remainingQty)). */
+export function purchaseRangeOf(l: {
+  minQty: string;
+  maxQty: string;
+  remainingQty: string;
+  unitPriceKrw: number;
+}) {
+  return purchaseRangeKrw(l.minQty, smallerQty(l.maxQty, l.remainingQty), l.unitPriceKrw);
 }

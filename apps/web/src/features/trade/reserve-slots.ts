@@ -1,4 +1,4 @@
-import { DATE_FORMAT, LIMITS, TIME_FORMAT } from '@p2p/contract/limits.ts';
+import { DATE_FORMAT, TIME_FORMAT } from '@p2p/contract/limits.ts';
 import { RESERVE_MAX_DAYS, seoulWallClock } from '@p2p/contract/reserve-time.ts';
 import { addDays, addMinutes, format, startOfDay } from 'date-fns';
 
@@ -20,15 +20,25 @@ export function isReserveDateValid(date: string, nowMs: number): boolean {
   return date >= min && date <= max;
 }
 
-/** The HH:mm slots of `date` every 15 minutes; on today only those strictly after now. */
-export function reserveTimeSlots(date: string, nowMs: number): string[] {
+/** SPEC §9 "Reserve time step 15 minutes (default time list 30)": the list offered first steps 30 minutes. */
+export const DEFAULT_RESERVE_LIST_STEP_MIN = 30;
+
+/**
+ * The HH:mm slots of `date` every `stepMin` minutes (30 for the default list, LIMITS.reserveStepMin = 15 for
+ * the fine one); on today only those strictly after now.
+ */
+export function reserveTimeSlots(
+  date: string,
+  nowMs: number,
+  stepMin = DEFAULT_RESERVE_LIST_STEP_MIN,
+): string[] {
   const now = seoulWallClock(nowMs);
   const today = format(now, DATE_FORMAT);
   const slots: string[] = [];
   let t = startOfDay(now);
-  for (let i = 0; i < (24 * 60) / LIMITS.reserveStepMin; i += 1) {
+  for (let i = 0; i < (24 * 60) / stepMin; i += 1) {
     if (date !== today || t > now) slots.push(format(t, TIME_FORMAT));
-    t = addMinutes(t, LIMITS.reserveStepMin);
+    t = addMinutes(t, stepMin);
   }
   return slots;
 }

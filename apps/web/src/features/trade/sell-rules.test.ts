@@ -50,16 +50,16 @@ describe('sell rules (SPEC §5 "Sell"), each with its Korean message', () => {
     expect(kr.sell.errors.BANK_NAME_REQUIRED).toBe('은행명을 직접 입력해주세요.');
   });
 
-  it('values > 0: 수량과 가격은 0보다 큰 값이어야 합니다.', () => {
+  it('values > 0: 수량과 가격은 0보다 큰 값이어야 해요.', () => {
     expect(sellFormError({ ...ok, minQty: '0' })).toBe('NOT_POSITIVE');
     expect(sellFormError({ ...ok, maxQty: '0.0000' })).toBe('NOT_POSITIVE');
     expect(sellFormError({ ...ok, unitPriceKrw: '0' })).toBe('NOT_POSITIVE');
-    expect(kr.sell.errors.NOT_POSITIVE).toBe('수량과 가격은 0보다 큰 값이어야 합니다.');
+    expect(kr.sell.errors.NOT_POSITIVE).toBe('수량과 가격은 0보다 큰 값이어야 해요.');
   });
 
-  it('min not above max: 최소 수량이 최대 수량보다 클 수 없습니다.', () => {
+  it('min not above max: 최소 수량이 최대 수량보다 클 수 없어요.', () => {
     expect(sellFormError({ ...ok, minQty: '0.5001', maxQty: '0.5' })).toBe('MIN_ABOVE_MAX');
-    expect(kr.sell.errors.MIN_ABOVE_MAX).toBe('최소 수량이 최대 수량보다 클 수 없습니다.');
+    expect(kr.sell.errors.MIN_ABOVE_MAX).toBe('최소 수량이 최대 수량보다 클 수 없어요.');
   });
 
   it('checks the rules in SPEC order', () => {

@@ -25,12 +25,12 @@ describe('withdraw amount rules (SPEC §5 "Withdraw")', () => {
     expect(plainAmount('1,234.5')).toBe('1234.5');
   });
 
-  it('above the balance: exceeds withdrawable quantity (출금 가능 수량을 초과했습니다.)', () => {
+  it('above the balance: exceeds withdrawable quantity (출금 가능 수량을 초과했어요.)', () => {
     expect(withdrawAmountError('1.000001', '1')).toBe('EXCEEDS_BALANCE');
     expect(withdrawAmountError('1', '1')).toBeUndefined();
     expect(withdrawAmountError('0.5', '1.00000001')).toBeUndefined();
     expect(withdrawAmountError('1,001', '1000.99999999')).toBe('EXCEEDS_BALANCE');
-    expect(kr.withdraw.errors.EXCEEDS_BALANCE).toBe('출금 가능 수량을 초과했습니다.');
+    expect(kr.withdraw.errors.EXCEEDS_BALANCE).toBe('출금 가능 수량을 초과했어요.');
   });
 
   it('zero is an error, empty is not', () => {

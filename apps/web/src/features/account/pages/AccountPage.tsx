@@ -34,12 +34,12 @@ function Row({ label, value, testId }: { label: string; value: React.ReactNode; 
 export default function AccountPage() {
   const { t } = useTranslation('account');
   const navigate = useNavigate();
-  const me = useMe();
+  const me = useMe({ fresh: true });
   const p = me.data;
 
   if (me.isError) {
     return (
-      <Page title={t('account.title')}>
+      <Page title={t('account.title')} tabs>
         <Card className={s.center}>
           <p style={{ margin: 0 }} role="alert">
             {t('common:auth.profileFailed')}
@@ -51,7 +51,7 @@ export default function AccountPage() {
   }
   const empty = t('account.notSet');
   return (
-    <Page title={t('account.title')}>
+    <Page title={t('account.title')} tabs>
       <h2 className={s.sectionTitle}>{t('account.profile')}</h2>
       <Card className={s.rows}>
         <Row label={t('fields.loginId')} value={p?.loginId} testId="acc-login-id" />

@@ -1,7 +1,8 @@
-import { type ComponentType, useState } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate, useNavigationType } from 'react-router';
 import { Page } from '../../../components/layout/Page';
+import { myInfoTabOf } from '../../../components/layout/tab-state';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { paths } from '../../../config/paths';
@@ -36,12 +37,32 @@ function storedTab(): MyInfoTab {
   return (MY_INFO_TABS as readonly string[]).includes(v ?? '') ? (v as MyInfoTab) : 'wallet';
 }
 
+/**
+ * The open tab, remembered for the browser session (SPEC §2). The bottom tab bar's 지갑 / 내 정보 open
+ * /myinfo on a tab (navigation state `tab`), also when the member is already here: chosen like a tap on it.
+ */
+function useMyInfoTab(): [MyInfoTab, (tab: MyInfoTab) => void] {
+  const [tab, setTab] = useState<MyInfoTab>(storedTab);
+  const { state, key } = useLocation();
+  // a tap chooses (PUSH, or REPLACE: React Router's Link replaces when it leads to the current URL, as
+  // 내 정보 does on /myinfo); a reload or back (POP) keeps the tab remembered for the session
+  const pushed = useNavigationType() !== 'POP';
+  useEffect(() => {
+    const wanted = myInfoTabOf(state);
+    if (pushed && key && wanted && (MY_INFO_TABS as readonly string[]).includes(wanted)) {
+      session.set(STORAGE_KEYS.myInfoActiveTab, wanted);
+      setTab(wanted as MyInfoTab);
+    }
+  }, [state, key, pushed]);
+  return [tab, setTab];
+}
+
 /** /myinfo (SPEC §2): greeting, link to /account, four tabs remembered for the browser session, logout. */
 export default function MyInfoPage() {
   const { t } = useTranslation('account');
   const logout = useLogout();
   const me = useMe().data;
-  const [tab, setTab] = useState<MyInfoTab>(storedTab);
+  const [tab, setTab] = useMyInfoTab();
   // orders waiting for the member (DECISIONS §11): the seller's badge, and the buyer's unpaid requests
   const counts = useOrderCounts().data;
   const waiting: Partial<Record<MyInfoTab, number>> = {
@@ -55,7 +76,7 @@ export default function MyInfoPage() {
   };
   const Content = TAB_CONTENT[tab];
   return (
-    <Page title={t('myInfo.title')}>
+    <Page title={t('myInfo.title')} tabs>
       <Card>
         <div className={s.profile}>
           <div className={s.avatar} aria-hidden="true">

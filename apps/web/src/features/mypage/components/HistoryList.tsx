@@ -6,7 +6,7 @@ interface Props<T> {
   query: InfinitePages<T>;
   keyOf: (item: T) => string | number;
   renderItem: (item: T) => ReactNode;
-  /** The tab's own empty line (구매 내역이 없습니다. ...). */
+  /** The tab's own empty line (구매 내역이 없어요. ...). */
   empty: string;
   testId: string;
 }

@@ -1,9 +1,12 @@
 import type { MySellListing } from '@p2p/contract';
 import { type AvailabilityMove, listingActionsFor } from '@p2p/contract/enums.ts';
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
 import { Button } from '../../../components/ui/Button';
 import { ConfirmModal } from '../../../components/ui/ConfirmModal';
+import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-client';
 import { errorText } from '../../../lib/errors';
 import { formatQty, formatWon, minQtyOf } from '../../../lib/format';
@@ -14,13 +17,26 @@ import { HistoryItem } from '../components/HistoryItem';
 import { HistoryList } from '../components/HistoryList';
 import m from '../mypage.module.css';
 
+/** Listings that sell nothing any more: their quantity line reads 판매 종료. */
+const ENDED: readonly string[] = ['CLOSED', 'REJECTED'];
+
+/** A listing's rows: its quantity range (판매 종료 once ended, not "1,000 - 0 TRX") and unit price. */
+function rowsOf(l: MySellListing, t: TFunction<'mypage'>) {
+  const range = `${formatQty(l.minQty)} - ${formatQty(minQtyOf(l.maxQty, l.remainingQty))} ${l.coinCode}`;
+  return [
+    { label: t('history.range'), value: ENDED.includes(l.status) ? t('history.ended') : range },
+    { label: t('history.unitPrice'), value: t('trade:won', { value: formatWon(l.unitPriceKrw) }) },
+  ];
+}
+
 /**
  * The /myinfo sell registrations tab (SPEC §2): the member's listings in every status, infinite scroll. An
  * OPEN listing can be paused (자리 비움, after a confirm saying what it does) and a PAUSED one resumed
- * (다시 판매하기), DECISIONS §4 and §12.
+ * (다시 판매하기), DECISIONS §4 and §12. A create button above the list leads to /sell.
  */
 export function SellRegistrationsTab() {
   const { t } = useTranslation('mypage');
+  const navigate = useNavigate();
   const q = useSellRegistrations();
   const availability = useListingAvailability();
   const [confirmPause, setConfirmPause] = useState<number | null>(null);
@@ -72,6 +88,9 @@ export function SellRegistrationsTab() {
 
   return (
     <>
+      <Button block onClick={() => navigate(paths.sell.path)} data-testid="sell-register-create">
+        {t('history.createListing')}
+      </Button>
       <HistoryList
         query={q}
         keyOf={(l) => l.listingId}
@@ -82,13 +101,7 @@ export function SellRegistrationsTab() {
             coin={l.coinCode}
             status={l.status}
             createdAt={l.createdAt}
-            rows={[
-              {
-                label: t('history.range'),
-                value: `${formatQty(l.minQty)} - ${formatQty(minQtyOf(l.maxQty, l.remainingQty))} ${l.coinCode}`,
-              },
-              { label: t('history.unitPrice'), value: t('trade:won', { value: formatWon(l.unitPriceKrw) }) },
-            ]}
+            rows={rowsOf(l, t)}
             note={
               l.status === 'PAUSED' ? (
                 <p className={m.note} data-testid="listing-paused-note">

@@ -8,7 +8,7 @@ import { CoinIcon } from '../../../components/ui/CoinIcon';
 import { LoadError } from '../../../components/ui/LoadError';
 import { Skeleton } from '../../../components/ui/Skeleton';
 import { paths } from '../../../config/paths';
-import { formatQty, formatWon } from '../../../lib/format';
+import { formatBalance, formatWon } from '../../../lib/format';
 import { useWallets, useWonValues } from '../../wallet';
 import m from '../mypage.module.css';
 
@@ -74,13 +74,13 @@ export function WalletTab() {
           <div className={m.kv}>
             <span className={m.label}>{t('wallets.balance')}</span>
             <span className={m.value} data-testid="wallet-item-balance">
-              {formatQty(w.balance, 8)} {w.coinCode}
+              {formatBalance(w.balance)} {w.coinCode}
             </span>
           </div>
           <div className={m.kv}>
             <span className={m.label}>{t('wallets.escrow')}</span>
             <span className={m.value} data-testid="wallet-item-escrow">
-              {formatQty(w.escrowBalance, 8)} {w.coinCode}
+              {formatBalance(w.escrowBalance)} {w.coinCode}
             </span>
           </div>
           <div className={m.kv}>

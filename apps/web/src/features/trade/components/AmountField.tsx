@@ -12,7 +12,8 @@ interface Props {
 }
 
 /**
- * The purchase amount: direct input with thousands separators, quick-add +1만..+100만 and reset (SPEC §2);
+ * The purchase amount: direct input with thousands separators, quick-add 1만..100만 (labelled as SPEC §2 writes them, read out as
+ * what they add) and reset;
  * from 10,000 won the amount is also read out in 만원 (201만원), where the error would be.
  */
 export function AmountField({ krw, onChange, error }: Props) {
@@ -42,6 +43,7 @@ export function AmountField({ krw, onChange, error }: Props) {
             type="button"
             className={s.quickButton}
             onClick={() => onChange(addQuickAmount(krw, a))}
+            aria-label={t('purchase.quickAdd', { amount: formatKrwInput(a) })}
             data-testid={`quick-${a}`}
           >
             {t(`purchase.quick.${a}`)}

@@ -131,8 +131,8 @@ export function OrderActions({
       <ProtocolDialog
         open={open === 'cancel' || open === 'reject'}
         title={t('details.confirmTitle')}
-        confirmLabel={t(`protocol.${open === 'reject' ? 'rejectConfirm' : 'cancelConfirm'}.yes`)}
-        cancelLabel={t('protocol.keep')}
+        confirmLabel={t('common:actions.yes')}
+        cancelLabel={t('common:actions.no')}
         danger
         busy={busy}
         onConfirm={() =>

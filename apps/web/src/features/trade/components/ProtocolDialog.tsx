@@ -1,12 +1,14 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../../components/ui/Button';
+import { WarningIcon } from '../../../components/ui/ConfirmModal';
 import { Modal } from '../../../components/ui/Modal';
 import s from '../trade.module.css';
 
 /**
  * A confirmation sheet of the trade protocol: what happens, to which order, for how much; the confirm
- * button is red when the step cannot be undone (cancel, reject, release). `onConfirm` resolves true when
- * the sheet may close (false keeps it open, e.g. after a refusal shown inside it).
+ * button is red, under SPEC §2's warning icon, when the step cannot be undone (cancel, reject, release: the
+ * 예 / 아니오 confirm of cancellations). `onConfirm` resolves true when the sheet may close (false keeps it
+ * open, e.g. after a refusal shown inside it).
  */
 export function ProtocolDialog({
   open,
@@ -56,6 +58,7 @@ export function ProtocolDialog({
       )}
     >
       <div className={s.dialogBody} data-testid={testId}>
+        {danger && <WarningIcon />}
         {children}
       </div>
     </Modal>

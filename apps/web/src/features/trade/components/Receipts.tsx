@@ -9,6 +9,11 @@ import { formatDateTime } from '../../../lib/format-time';
 import { countryKey } from '../purchase-rules';
 import s from '../trade.module.css';
 
+/** A phone as people write it; one the API masked (an ended order, DECISIONS §10) is shown as it came. */
+function phoneText(phone: string): string {
+  return phone.includes('*') ? phone : formatPhone(phone);
+}
+
 /** The purchase receipt (SPEC §2 /request_successfully): order, receive address, seller and pay-in account. */
 export function PurchaseReceipt({ order, reserve }: { order: BuyOrderCreated; reserve: boolean }) {
   const { t } = useTranslation('trade');
@@ -46,7 +51,9 @@ export function PurchaseReceipt({ order, reserve }: { order: BuyOrderCreated; re
           <KeyValue label={t('receipt.accountHolder')} testId="receipt-holder">
             {orderHolderName(order.status, order.sellerAccountHolder)}
           </KeyValue>
-          <KeyValue label={t('receipt.phone')}>{formatPhone(order.sellerPhone)}</KeyValue>
+          <KeyValue label={t('receipt.phone')} testId="receipt-phone">
+            {phoneText(order.sellerPhone)}
+          </KeyValue>
           <KeyValue label={t('receipt.bank')}>{order.sellerBankName}</KeyValue>
           <KeyValue label={t('receipt.accountNo')} testId="receipt-account">
             {order.sellerAccountNo}
@@ -91,7 +98,7 @@ export function SellReceipt({ listing }: { listing: SellListingDetail }) {
             {t(`purchase.country.${countryKey(listing.sellerCountry)}`)}
           </KeyValue>
           <KeyValue label={t('receipt.accountHolder')}>{listing.accountHolder}</KeyValue>
-          <KeyValue label={t('receipt.phone')}>{formatPhone(listing.sellerPhone)}</KeyValue>
+          <KeyValue label={t('receipt.phone')}>{phoneText(listing.sellerPhone)}</KeyValue>
           <KeyValue label={t('receipt.bank')}>{listing.bankName}</KeyValue>
           <KeyValue label={t('receipt.accountNo')}>{listing.accountNo}</KeyValue>
         </KeyValueList>

@@ -1,8 +1,14 @@
-import { useMemo } from 'react';
+import { LIMITS } from '@p2p/contract/limits.ts';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
-import { isReserveDateValid, reserveDateRange, reserveTimeSlots } from '../reserve-slots';
+import {
+  DEFAULT_RESERVE_LIST_STEP_MIN,
+  isReserveDateValid,
+  reserveDateRange,
+  reserveTimeSlots,
+} from '../reserve-slots';
 import s from '../trade.module.css';
 
 interface Props {
@@ -12,12 +18,17 @@ interface Props {
   onTime: (t: string) => void;
 }
 
-/** The deposit reservation of a reserve purchase: a date picker and a 15-minute time picker (Korean time). */
+/**
+ * The deposit reservation of a reserve purchase: a date picker and a time picker (Korean time) offering the
+ * 30-minute list first and the 15-minute one on request (SPEC §9).
+ */
 export function ReservePicker({ date, time, onDate, onTime }: Props) {
   const { t } = useTranslation('trade');
+  const [fine, setFine] = useState(false);
+  const step = fine ? LIMITS.reserveStepMin : DEFAULT_RESERVE_LIST_STEP_MIN;
   const now = Date.now();
   const range = reserveDateRange(now);
-  const slots = useMemo(() => (date ? reserveTimeSlots(date, Date.now()) : []), [date]);
+  const slots = useMemo(() => (date ? reserveTimeSlots(date, Date.now(), step) : []), [date, step]);
   const dateError = date && !isReserveDateValid(date, now) ? t('common:fields.DATE_INVALID') : undefined;
   return (
     <div className={s.row2}>
@@ -43,6 +54,19 @@ export function ReservePicker({ date, time, onDate, onTime }: Props) {
         disabled={!date || Boolean(dateError)}
         data-testid="reserve-time"
       />
+      <label className={s.checkLine}>
+        <input
+          type="checkbox"
+          checked={fine}
+          onChange={(e) => {
+            setFine(e.target.checked);
+            // a 15-minute time is not in the 30-minute list: choose again rather than keep a hidden value
+            if (!e.target.checked) onTime('');
+          }}
+          data-testid="reserve-fine"
+        />
+        {t('purchase.reserveFine')}
+      </label>
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
 import { accountDigitsHint, BANKS, bankNameOf, OTHER_BANK } from '../../../lib/banks';
-import { formatQty, formatWon } from '../../../lib/format';
+import { formatBalance, formatWon } from '../../../lib/format';
 import type { Profile } from '../../../lib/me';
 import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
@@ -89,7 +89,7 @@ export function SellCoinSection({ coin, onCoin, wallet, walletsPending, errText 
         </span>
         <div className={s.muted} style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
           <span data-testid="sell-available">
-            {t('sell.available', { qty: wallet ? formatQty(wallet.balance, 8) : '0', coin })}
+            {t('sell.available', { qty: wallet ? formatBalance(wallet.balance) : '0', coin })}
           </span>
           <span data-testid="sell-market">
             {marketKrw === undefined ? '' : t('sell.market', { krw: formatWon(marketKrw) })}

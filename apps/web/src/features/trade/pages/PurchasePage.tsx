@@ -15,12 +15,14 @@ import { formatQty, formatWon } from '../../../lib/format';
 import { useWallets } from '../../wallet';
 import { AmountField } from '../components/AmountField';
 import { ListingSummary } from '../components/ListingSummary';
+import { PurchaseNotice, PurchaseTypeMeaning } from '../components/PurchaseTypesHelp';
 import { ReservePicker } from '../components/ReservePicker';
 import {
   addressError,
   minimumKrw,
   type PurchaseValues,
   purchaseBlocker,
+  purchaseRangeOf,
   purchaseSchema,
   receiveQtyOf,
 } from '../purchase-rules';
@@ -59,6 +61,7 @@ export default function PurchasePage() {
   if (!state) return <Navigate to={paths.transaction.path} replace />;
   const { tradeData: listing, purchaseType } = state;
   const reserve = purchaseType === 'reserve';
+  const range = purchaseRangeOf(listing);
   const wallet = wallets.data?.find((w) => w.coinCode === listing.coinCode && w.status === 'ACTIVE');
   const amountErr = formState.errors.krw?.message;
   const blocker = purchaseBlocker({
@@ -93,6 +96,7 @@ export default function PurchasePage() {
 
   return (
     <Page title={t(reserve ? 'purchase.titleReserve' : 'purchase.titleInstant')}>
+      <PurchaseTypeMeaning reserve={reserve} />
       <ListingSummary listing={listing} />
       <Card className={s.form}>
         <AmountField
@@ -110,7 +114,7 @@ export default function PurchasePage() {
           <span className={s.muted} style={{ wordBreak: 'keep-all' }} data-testid="receive-note">
             {krw > 0
               ? t('purchase.receiveNote', { krw: formatWon(krw), price: formatWon(listing.unitPriceKrw) })
-              : t('purchase.minLine', { min: formatWon(minKrw) })}
+              : t('purchase.rangeLine', { min: formatWon(range.min), max: formatWon(range.max) })}
           </span>
         </div>
       </Card>
@@ -135,10 +139,7 @@ export default function PurchasePage() {
           <span className={s.muted}>{t('purchase.reserveNote')}</span>
         </Card>
       )}
-      <ul className={s.notice}>
-        <li>{t('purchase.notice.depositorName')}</li>
-        <li>{t('purchase.notice.verify')}</li>
-      </ul>
+      <PurchaseNotice reserve={reserve} />
       <StickyCta>
         <Button
           block

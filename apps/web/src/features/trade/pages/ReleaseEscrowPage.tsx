@@ -46,7 +46,7 @@ function titleKey(status: OrderStatus | undefined): string {
  * the depositor is the buyer's real name, keeps or edits the deposit note (입금 확인 메모, prefilled with the
  * buyer's name, 1-100 printable characters) and their password, and confirms once more in a red sheet that
  * says it cannot be undone. The title follows the order's state (거래 완료 only once it is). Needs the order id
- * from /view_details, else 주문 정보가 없습니다. and /myinfo.
+ * from /view_details, else 주문 정보가 없어요. and /myinfo.
  */
 export default function ReleaseEscrowPage() {
   const { t } = useTranslation('trade');

@@ -8,6 +8,7 @@ import { StickyCta } from '../../../components/ui/StickyCta';
 import { useMe } from '../../../lib/me';
 import { notify } from '../../../lib/toast';
 import { useWallets } from '../../wallet';
+import { ExistingListingNotice, useActiveListingOf } from '../components/ExistingListingNotice';
 import {
   SellAccountSection,
   SellCoinSection,
@@ -41,7 +42,8 @@ function showFirstError(
  * unit price, seller info, bank (with 기타 + free text) and account number. The rules are checked in SPEC
  * order with their Korean messages. A valid form opens a review sheet with the account buyers will pay into,
  * where the member confirms with the password (DECISIONS §13 step-up: a stolen session alone cannot put up a
- * listing paying another account); success shows the sell receipt.
+ * listing paying another account); success shows the sell receipt. A coin the member already sells says so
+ * first, with a link to that listing, and the button stays disabled (one active listing per coin).
  */
 export default function SellPage() {
   const { t } = useTranslation('trade');
@@ -53,6 +55,8 @@ export default function SellPage() {
   const coin = v.coin as Coin;
   const set = (name: keyof SellFields, value: string) => setValue(name, value);
   const wallet = walletOf(coin);
+  // DECISIONS §4: one active listing per coin, said before the form is filled rather than after
+  const existing = useActiveListingOf(coin);
   const review = useSellReview(me, wallet?.id ?? null);
   // For reference while pricing: what the seller holds, the market rate and what it all comes to (exact:
   // 100,000,000 TRX at 100,000,000 won is a message beyond the limit, never a crash).
@@ -75,6 +79,7 @@ export default function SellPage() {
         walletsPending={wallets.isPending}
         errText={errText}
       />
+      {existing && <ExistingListingNotice coin={coin} listingId={existing.listingId} />}
       <SellTermsSection fields={v} total={total} set={set} errText={errText} />
       <SellerInfoSection me={me} />
       <SellAccountSection fields={v} set={set} errText={errText} />
@@ -89,7 +94,7 @@ export default function SellPage() {
               (errors) => showFirstError(errors, t, vars),
             )()
           }
-          disabled={review.busy}
+          disabled={review.busy || Boolean(existing)}
           data-testid="sell-submit"
         >
           {review.busy ? t('sell.submitting') : t('sell.submit')}

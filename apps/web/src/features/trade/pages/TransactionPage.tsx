@@ -11,9 +11,13 @@ import { paths } from '../../../config/paths';
 import { session } from '../../../lib/storage';
 import { useTradeListings } from '../api/get-trade-listings';
 import { ListingCard, type PurchaseType } from '../components/ListingCard';
+import { PurchaseTypesHelp } from '../components/PurchaseTypesHelp';
 import s from '../trade.module.css';
 
 type CoinTab = Coin | 'all';
+
+/** The coin tabs in SPEC §2's order: all / BTC / ETH / TRX / XRP. */
+const COIN_TABS: readonly Coin[] = ['BTC', 'ETH', 'TRX', 'XRP'];
 
 /** sessionStorage: the list's last coin/sort query and scroll offset, for the way back from a purchase. */
 const LIST_KEY = 'tradeListView';
@@ -68,7 +72,6 @@ export default function TransactionPage() {
     });
     return () => cancelAnimationFrame(id);
   }, [loaded]);
-  const total = q.data?.pages[0]?.totalCount ?? 0;
 
   const buy = (listing: TradeListing, purchaseType: PurchaseType) => {
     session.set(LIST_KEY, JSON.stringify({ search, scrollY: window.scrollY }));
@@ -76,7 +79,7 @@ export default function TransactionPage() {
   };
 
   return (
-    <Page title={t('list.title')}>
+    <Page title={t('list.title')} tabs>
       <section className={s.banner}>
         <p className={s.bannerText}>{t('list.banner')}</p>
         <Button className={s.bannerButton} onClick={() => navigate(paths.sell.path)} data-testid="to-sell">
@@ -87,13 +90,14 @@ export default function TransactionPage() {
         label={t('list.coinFilter')}
         value={coin}
         onChange={(c) => setView({ coin: c })}
-        options={[{ value: 'all', label: t('list.all') }, ...COINS.map((c) => ({ value: c, label: c }))]}
+        options={[{ value: 'all', label: t('list.all') }, ...COIN_TABS.map((c) => ({ value: c, label: c }))]}
         testId="coin-tab"
       />
+      <PurchaseTypesHelp />
       <div className={s.toolbar}>
         <span className={s.total} data-testid="total-count">
           {/* no count until one is known: a failed or loading list is not "0 listings" */}
-          {q.data ? t('list.total', { count: total }) : '\u00a0'}
+          {q.data ? t('list.total', { count: q.data.pages[0]?.totalCount ?? 0 }) : '\u00a0'}
         </span>
         <select
           className={s.sortSelect}

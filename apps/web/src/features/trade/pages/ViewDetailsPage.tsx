@@ -15,6 +15,7 @@ import { myListingQueryOptions } from '../api/get-my-listing';
 import { orderQueries } from '../api/order-queries';
 import { ListingDetailCard, OrderDetailCard } from '../components/DetailCards';
 import { DetailSkeleton } from '../components/DetailSkeleton';
+import { ListingEditSheet } from '../components/ListingEditSheet';
 import { OrderChat } from '../components/OrderChat';
 import { BuyerOrderLive, SellerOrderLive } from '../components/OrderViews';
 import type { DetailType } from '../components/StatusBadge';
@@ -88,13 +89,17 @@ function SellDetail({ id }: { id: number }) {
   );
 }
 
-/** A sell registration: its receipt and the SPEC §4 cancel (the listing closes, unallocated escrow returns). */
+/**
+ * A sell registration: its receipt, the edit of price and quantities while it is active (PATCH
+ * /api/v1/sell-listings/{id}) and the SPEC §4 cancel (the listing closes, unallocated escrow returns).
+ */
 function ListingDetail({ id }: { id: number }) {
   const { t } = useTranslation('trade');
   const navigate = useNavigate();
   const qc = useQueryClient();
   const q = useQuery(myListingQueryOptions(id));
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
   const [busy, setBusy] = useState(false);
   useBackOnError(q.isError);
   const listing: SellListingDetail | undefined = q.data;
@@ -115,6 +120,12 @@ function ListingDetail({ id }: { id: number }) {
   return (
     <>
       <ListingDetailCard listing={listing} />
+      {listingActionsFor(listing.status, 'seller').includes('close') && (
+        <Button block variant="secondary" onClick={() => setEditing(true)} data-testid="detail-edit">
+          {t('edit.open')}
+        </Button>
+      )}
+      <ListingEditSheet listing={listing} open={editing} onClose={() => setEditing(false)} />
       {listingActionsFor(listing.status, 'seller').includes('close') && (
         <Button
           block

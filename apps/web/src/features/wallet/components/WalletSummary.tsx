@@ -2,7 +2,8 @@ import { fromUnits, toUnits, type Wallet } from '@p2p/contract';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../../components/ui/Card';
 import { CoinIcon } from '../../../components/ui/CoinIcon';
-import { formatQty, formatWon } from '../../../lib/format';
+import { formatBalance, formatWon } from '../../../lib/format';
+import { formatWhen } from '../../../lib/format-time';
 import w from '../wallet.module.css';
 import { useWonValues } from '../won-value';
 
@@ -25,10 +26,10 @@ export function WalletSummary({ wallet }: { wallet: Wallet }) {
       <div>
         <div className={w.muted}>{t('balance')}</div>
         <div className={w.balance} data-testid="wallet-balance">
-          {formatQty(wallet.balance, 8)} {wallet.coinCode}
+          {formatBalance(wallet.balance)} {wallet.coinCode}
         </div>
         <div className={w.muted} data-testid="wallet-escrow">
-          {t('escrow')} {formatQty(wallet.escrowBalance, 8)} {wallet.coinCode}
+          {t('escrow')} {formatBalance(wallet.escrowBalance)} {wallet.coinCode}
         </div>
         <HeldLine wallet={wallet} />
         <div className={w.wonValue} data-testid="wallet-won">
@@ -39,29 +40,20 @@ export function WalletSummary({ wallet }: { wallet: Wallet }) {
   );
 }
 
-const LOCALES: Record<string, string> = { kr: 'ko-KR', en: 'en-US', jp: 'ja-JP' };
-
 /**
  * DECISIONS §19: what an external withdrawal may take now, and when the coins on hold (bought or received
  * from a member) are free: "출금 가능 0.5 BTC · 0.2 BTC는 11월 27일 (금) 10:30부터".
  */
 function HeldLine({ wallet }: { wallet: Wallet }) {
-  const { t, i18n } = useTranslation('wallet');
+  const { t } = useTranslation('wallet');
   if (!wallet.heldUntil) return null;
   const held = fromUnits(toUnits(wallet.balance) - toUnits(wallet.withdrawableBalance));
-  const when = new Intl.DateTimeFormat(LOCALES[i18n.language] ?? 'ko-KR', {
-    month: 'long',
-    day: 'numeric',
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).format(new Date(wallet.heldUntil));
+  const when = formatWhen(wallet.heldUntil);
   return (
     <div className={w.muted} data-testid="wallet-held">
       {t('held', {
-        free: formatQty(wallet.withdrawableBalance, 8),
-        held: formatQty(held, 8),
+        free: formatBalance(wallet.withdrawableBalance),
+        held: formatBalance(held),
         coin: wallet.coinCode,
         when,
       })}

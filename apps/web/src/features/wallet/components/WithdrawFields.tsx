@@ -6,7 +6,7 @@ import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { SegmentedControl } from '../../../components/ui/SegmentedControl';
 import { TextField } from '../../../components/ui/TextField';
-import { formatQty } from '../../../lib/format';
+import { formatBalance, formatQty } from '../../../lib/format';
 import w from '../wallet.module.css';
 import { formatDestTagInput, formatWithdrawInput, type WithdrawValues } from '../withdraw-rules';
 
@@ -109,7 +109,7 @@ function WithdrawAmount({ form, wallet }: { form: UseFormReturn<WithdrawValues>;
         <span className={w.muted}>{t('withdraw.available')}</span>
         <strong data-testid="withdraw-available">
           {/* DECISIONS §19: an outside address takes only what no hold keeps back */}
-          {formatQty(destType === 'EXTERNAL' ? wallet.withdrawableBalance : wallet.balance, 8)}{' '}
+          {formatBalance(destType === 'EXTERNAL' ? wallet.withdrawableBalance : wallet.balance)}{' '}
           {wallet.coinCode}
         </strong>
       </div>

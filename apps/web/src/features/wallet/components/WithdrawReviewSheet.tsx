@@ -13,6 +13,8 @@ interface Props {
   busy: boolean;
   coin: Coin;
   address: string;
+  /** The receiving member of an internal transfer (masked nickname); null for an outside address. */
+  recipient: string | null;
   /** XRP only: the destination tag (null: none); undefined for the other coins, which have no such row. */
   tag: number | null | undefined;
   /** The amount that arrives, a plain decimal string ('' when none is typed yet). */
@@ -30,8 +32,9 @@ interface Props {
 
 /**
  * /withdraw's review (DECISIONS §5, §13 step-up): a bottom sheet with the address, the destination tag for
- * XRP, the amount, the fee, what leaves the balance and what arrives; it says that an external withdrawal
- * cannot be undone and asks for the password (Enter confirms too).
+ * XRP, the receiving member of an internal transfer (masked nickname), the amount, the fee, what leaves the
+ * balance and what arrives; it says that the sending cannot be undone and asks for the password (Enter
+ * confirms too).
  */
 export function WithdrawReviewSheet(p: Props) {
   const { t } = useTranslation('wallet');
@@ -53,6 +56,11 @@ export function WithdrawReviewSheet(p: Props) {
           <KeyValue label={t('withdraw.review.address')} testId="review-address">
             <span className={w.mono}>{p.address}</span>
           </KeyValue>
+          {p.recipient !== null && (
+            <KeyValue label={t('withdraw.review.recipient')} testId="review-recipient">
+              <strong>{p.recipient}</strong>
+            </KeyValue>
+          )}
           {p.tag !== undefined && (
             <KeyValue label={t('withdraw.review.destTag')} testId="review-dest-tag">
               <span className={w.mono}>{p.tag ?? t('withdraw.review.noTag')}</span>
@@ -78,7 +86,9 @@ export function WithdrawReviewSheet(p: Props) {
           )}
         </KeyValueList>
         <p className={w.warning} role="note">
-          {t('withdraw.review.irreversible')}
+          {p.recipient === null
+            ? t('withdraw.review.irreversible')
+            : t('withdraw.review.irreversibleInternal')}
         </p>
         <PasswordField
           label={t('withdraw.review.passwordLabel')}

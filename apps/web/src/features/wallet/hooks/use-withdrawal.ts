@@ -9,6 +9,7 @@ import { ApiError } from '../../../lib/api-client';
 import { errorText, fieldText } from '../../../lib/errors';
 import { notifyRefusal } from '../../../lib/refusal';
 import { notify } from '../../../lib/toast';
+import { getTransferRecipient } from '../api/get-recipient';
 import { useRequestTransfer } from '../api/request-transfer';
 import { useTravelRuleQuote } from '../api/travel-rule-quote';
 import {
@@ -76,8 +77,38 @@ function useTravelRule(wallet: Wallet, v: WithdrawValues) {
 }
 
 /**
+ * The receiving member of an internal transfer (the 내부 지갑 tab, or XRP's platform account, which names a
+ * member by the tag), looked up before the review opens so the sheet names them before the password is
+ * asked. `run` resolves false when the lookup refused (no member there, the own wallet...): the reason is then
+ * shown at the field (showRefusal) and the review stays closed. Other destinations have nobody to name.
+ */
+function useRecipientLookup(wallet: Wallet, form: UseFormReturn<WithdrawValues>, tag: number | null) {
+  const [recipient, setRecipient] = useState<string | null>(null);
+  const [looking, setLooking] = useState(false);
+  const { destType, address } = form.watch();
+  const internal =
+    destType === 'INTERNAL' || (wallet.coinCode === 'XRP' && address.trim() === wallet.address);
+  const run = async (): Promise<boolean> => {
+    setRecipient(null);
+    if (!internal) return true;
+    setLooking(true);
+    try {
+      setRecipient((await getTransferRecipient(wallet.coinCode, address.trim(), tag)).nickname);
+      return true;
+    } catch (err) {
+      showRefusal(err, form);
+      return false;
+    } finally {
+      setLooking(false);
+    }
+  };
+  return { recipient: internal ? recipient : null, looking, run };
+}
+
+/**
  * /withdraw's sending (DECISIONS §5, §13 step-up, §17): `openReview` opens the review sheet when the form is
- * ready; `confirm` asks for the password, then POSTs the transfer and goes back to the wallet with a toast.
+ * ready (an internal transfer first looks up the receiving member, whom the sheet names); `confirm` asks
+ * for the password, then POSTs the transfer and goes back to the wallet with a toast.
  * A wrong password stays in the sheet; a refused address or destination tag closes it and shows the reason
  * under that field; anything else closes it with a toast.
  */
@@ -92,6 +123,7 @@ export function useWithdrawal(wallet: Wallet, form: UseFormReturn<WithdrawValues
   const isXrp = wallet.coinCode === 'XRP';
   const tag = isXrp ? (parseDestTag(destTag) ?? null) : null;
   const travelRule = useTravelRule(wallet, values);
+  const lookup = useRecipientLookup(wallet, form, tag);
   const ready =
     canWithdraw(amount, wallet.balance, address, send.isPending, wallet.coinCode, destTag) &&
     !travelRule.quoting &&
@@ -131,11 +163,14 @@ export function useWithdrawal(wallet: Wallet, form: UseFormReturn<WithdrawValues
     travelRule: { needed: travelRule.needed, minKrw: travelRule.minKrw, beneficiary: travelRule.beneficiary },
     /** The destination tag as the review shows it: XRP's (null: none), undefined for other coins. */
     reviewTag: isXrp ? tag : undefined,
-    openReview: () => {
-      if (!ready) return;
+    /** Whom an internal transfer reaches (masked nickname), shown on the review; null otherwise. */
+    recipient: lookup.recipient,
+    looking: lookup.looking,
+    openReview: async () => {
+      if (!ready || lookup.looking) return;
       setValue('password', '');
       clearErrors('password');
-      setReviewing(true);
+      if (await lookup.run()) setReviewing(true);
     },
     closeReview: () => setReviewing(false),
     confirm: () => {

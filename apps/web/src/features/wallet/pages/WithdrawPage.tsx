@@ -63,11 +63,15 @@ function WithdrawForm({ form, wallet }: { form: UseFormReturn<WithdrawValues>; w
       <StickyCta>
         <Button
           block
-          disabled={!withdrawal.ready}
-          onClick={withdrawal.openReview}
+          disabled={!withdrawal.ready || withdrawal.looking}
+          onClick={() => void withdrawal.openReview()}
           data-testid="withdraw-submit"
         >
-          {withdrawal.pending ? t('withdraw.sending') : t('withdraw.review.open')}
+          {withdrawal.pending
+            ? t('withdraw.sending')
+            : withdrawal.looking
+              ? t('withdraw.review.checking')
+              : t('withdraw.review.open')}
         </Button>
       </StickyCta>
       <WithdrawReviewSheet
@@ -75,6 +79,7 @@ function WithdrawForm({ form, wallet }: { form: UseFormReturn<WithdrawValues>; w
         busy={withdrawal.pending}
         coin={wallet.coinCode}
         address={address.trim()}
+        recipient={withdrawal.recipient}
         tag={withdrawal.reviewTag}
         amount={plainAmount(amount)}
         fee={fee}
