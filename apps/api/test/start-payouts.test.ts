@@ -7,7 +7,7 @@ import type { Envelope, Transfer, Wallet } from '@p2p/contract';
 import type { AccountsResponse } from '@p2p/signer-protocol';
 import { type Address, type Hex, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_MEMBERS } from '../src/modules/seed/demo-data.ts';
+import { DEMO_MEMBERS } from '../src/modules/seed/index.ts';
 import { TRUST_OFF } from './helpers.ts';
 import { freePort } from './infra.ts';
 import { type Anvil, startAnvil } from './nodes.ts';

@@ -52,7 +52,7 @@ async function upload(p: Page) {
     buffer: idPhoto(),
   });
   await p.getByTestId('kyc-document-upload').click();
-  await expect.poll(() => p.getByTestId('kyc-document-status').textContent()).toContain('심사 중');
+  await expect.poll(() => p.getByTestId('kyc-document-status').textContent()).toContain('심사하고 있어요');
 }
 
 /** The newest pending document's id in the queue. */

@@ -138,6 +138,13 @@ export default async function listingRoutes(app: FastifyZod, deps: AppDeps): Pro
   );
 
   registerEditRoute(app, deps);
+  myListingRoutes(app, deps);
+}
+
+/** The seller's own listings: `/my/sell` (keyset pages) and `/my/sell/:id` (SPEC §3), owner-only (404 otherwise). */
+function myListingRoutes(app: FastifyZod, deps: AppDeps): void {
+  const { db } = deps;
+  const member = deps.guards.requireMember;
   app.get(
     '/my/sell',
     {
