@@ -282,7 +282,7 @@ function startChainWork(
   });
   app.decorate('payouts', payouts);
   app.addHook('preClose', () => payouts.stop());
-  deps.chainChecks.push(...chainChecks(deps.db, payouts));
+  deps.chainChecks.push(...chainChecks(deps.db, payouts, deps.config.withdrawals.coldAddress));
   return { depositWatchers, payouts };
 }
 

@@ -74,6 +74,7 @@ const schema = z.object({
   ...perCoin('WITHDRAW_AUTO_MAX', z.string().regex(FEE_RE).default('0')),
   ...perCoin('EXPLORER_TX_URL', z.string().includes('{txid}').optional()),
   ...perCoin('COLD_ADDRESS', z.string().optional()),
+  ...perCoin('HOT_WALLET_MAX', z.string().regex(FEE_RE).optional()),
   WITHDRAW_MISSING_GRACE_SEC: z.coerce.number().int().min(1).default(600),
   WITHDRAW_RETRY_SEC: z.coerce.number().int().min(1).default(60),
   COLD_SHARE_MIN_PCT: z.coerce.number().int().min(0).max(100).default(80),
@@ -237,6 +238,8 @@ export interface Config {
     autoMax: Record<Coin, string>;
     explorerTxUrl: Partial<Record<Coin, string>>;
     coldAddress: Partial<Record<Coin, string>>;
+    /** HOT_WALLET_MAX_<COIN>: the most the hot keys hold, a decimal coin amount; above it the excess goes cold. */
+    hotMax: Partial<Record<Coin, string>>;
     missingGraceSec: number;
     retrySec: number;
     /** COLD_SHARE_MIN_PCT (80, Korea's user-protection act): the least cold share per coin, whole percent. */
@@ -387,6 +390,7 @@ function chainConfig(
       autoMax: byCoin((coin) => e[`WITHDRAW_AUTO_MAX_${coin}`]),
       explorerTxUrl: byCoin((coin) => e[`EXPLORER_TX_URL_${coin}`]),
       coldAddress: byCoin((coin) => e[`COLD_ADDRESS_${coin}`]),
+      hotMax: byCoin((coin) => e[`HOT_WALLET_MAX_${coin}`]),
       missingGraceSec: e.WITHDRAW_MISSING_GRACE_SEC,
       retrySec: e.WITHDRAW_RETRY_SEC,
       coldShareMinPct: e.COLD_SHARE_MIN_PCT,

@@ -20,6 +20,7 @@ const samples: Record<EntryName, { made: EntryRef; ref: string }> = {
     made: entryRef.failedAttemptNetworkFee('XRP', 5),
     ref: 'attempt:XRP:5:network-fee',
   },
+  coldSweepNetworkFee: { made: entryRef.coldSweepNetworkFee('BTC', 6), ref: 'cold:BTC:6:network-fee' },
 };
 
 describe('ledger entry catalogue', () => {
@@ -58,6 +59,8 @@ describe('ledger entry catalogue', () => {
       for (const coin of COINS) add(`sweepNetworkFee ${coin} ${id}`, entryRef.sweepNetworkFee(coin, id));
       for (const coin of COINS)
         add(`failedAttemptNetworkFee ${coin} ${id}`, entryRef.failedAttemptNetworkFee(coin, id));
+      for (const coin of COINS)
+        add(`coldSweepNetworkFee ${coin} ${id}`, entryRef.coldSweepNetworkFee(coin, id));
       for (const coin of COINS) add(`deposit ${coin} ${id}`, entryRef.depositCredit(coin, `tx${id}`, id));
     }
   });
@@ -121,6 +124,8 @@ describe('ledger entry catalogue', () => {
           return entryRef.sweepNetworkFee(p.coin, p.sweepId).ref;
         case 'failedAttemptNetworkFee':
           return entryRef.failedAttemptNetworkFee(p.coin, p.attemptId).ref;
+        case 'coldSweepNetworkFee':
+          return entryRef.coldSweepNetworkFee(p.coin, p.coldSweepId).ref;
       }
     };
     for (const s of Object.values(samples)) expect(rebuild(s.ref)).toBe(s.ref);

@@ -128,6 +128,14 @@ export const entryRef = {
     ref: `attempt:${coin}:${attemptId}:network-fee`,
     kind: 'network_fee',
   }),
+  /**
+   * The network fee of a confirmed sweep of the hot wallet's excess to COLD_ADDRESS_<COIN> (DECISIONS §18, the
+   * hot-wallet cap). Ref `cold:<COIN>:<coldSweepId>:network-fee`.
+   */
+  coldSweepNetworkFee: (coin: Coin, coldSweepId: number): EntryRef => ({
+    ref: `cold:${coin}:${coldSweepId}:network-fee`,
+    kind: 'network_fee',
+  }),
 } as const;
 
 /** The name of a builder of `entryRef`: one per kind of movement. */
@@ -147,7 +155,8 @@ export type ParsedEntryRef =
   | { name: 'withdrawalReject'; transferId: number }
   | { name: 'withdrawalNetworkFee'; transferId: number }
   | { name: 'sweepNetworkFee'; coin: Coin; sweepId: number }
-  | { name: 'failedAttemptNetworkFee'; coin: Coin; attemptId: number };
+  | { name: 'failedAttemptNetworkFee'; coin: Coin; attemptId: number }
+  | { name: 'coldSweepNetworkFee'; coin: Coin; coldSweepId: number };
 
 const ID = '([1-9][0-9]*)';
 const isCoin = (s: string): s is Coin => (COINS as readonly string[]).includes(s);
@@ -185,6 +194,8 @@ export function parseEntryRef(ref: string): ParsedEntryRef | null {
   if (m?.[1] && isCoin(m[1])) return { name: 'sweepNetworkFee', coin: m[1], sweepId: Number(m[2]) };
   m = new RegExp(`^attempt:([A-Z]+):${ID}:network-fee$`).exec(ref);
   if (m?.[1] && isCoin(m[1])) return { name: 'failedAttemptNetworkFee', coin: m[1], attemptId: Number(m[2]) };
+  m = new RegExp(`^cold:([A-Z]+):${ID}:network-fee$`).exec(ref);
+  if (m?.[1] && isCoin(m[1])) return { name: 'coldSweepNetworkFee', coin: m[1], coldSweepId: Number(m[2]) };
   m = /^deposit:([A-Z]+):(.+):(0|[1-9][0-9]*)$/.exec(ref);
   if (m?.[1] && m[2] && isCoin(m[1]))
     return { name: 'depositCredit', coin: m[1], txid: m[2], index: Number(m[3]) };

@@ -62,6 +62,9 @@ const anyMovement: Record<keyof typeof movements, fc.Arbitrary<Movement>> = {
   failedAttemptNetworkFee: fc
     .record({ attemptId: id, coin, units })
     .map((p) => movements.failedAttemptNetworkFee(p)),
+  coldSweepNetworkFee: fc
+    .record({ coldSweepId: id, coin, units })
+    .map((p) => movements.coldSweepNetworkFee(p)),
 };
 
 /** The net change per account of a list of postings, zeros dropped. */
@@ -198,6 +201,10 @@ describe('ledger movements', () => {
       failedAttemptNetworkFee: [
         movements.failedAttemptNetworkFee({ attemptId: 5, coin: 'XRP', units: 12n }),
         entryRef.failedAttemptNetworkFee('XRP', 5),
+      ],
+      coldSweepNetworkFee: [
+        movements.coldSweepNetworkFee({ coldSweepId: 6, coin: 'BTC', units: 3n }),
+        entryRef.coldSweepNetworkFee('BTC', 6),
       ],
     };
     for (const [name, [m, e]] of Object.entries(samples))
@@ -427,6 +434,7 @@ describe('ledger movements', () => {
       ['zero network fee', () => movements.withdrawalNetworkFee({ transferId: 1, coin: 'ETH', units: 0n })],
       ['sweep id 0', () => movements.sweepNetworkFee({ sweepId: 0, coin: 'ETH', units: 1n })],
       ['attempt id 0', () => movements.failedAttemptNetworkFee({ attemptId: 0, coin: 'XRP', units: 1n })],
+      ['cold sweep units 0', () => movements.coldSweepNetworkFee({ coldSweepId: 1, coin: 'BTC', units: 0n })],
     ];
     for (const [what, build] of bad) expect(build, what).toThrow(RangeError);
   });

@@ -326,6 +326,21 @@ export const movements = {
       postings: networkFeePostings(p.coin, p.units),
     };
   },
+
+  /**
+   * The network fee `units` of a confirmed sweep of the hot wallet's excess to the cold address (DECISIONS §18),
+   * as withdrawalNetworkFee: the swept coins stay the platform's (`chain:<COIN>` counts hot and cold alike), only
+   * the fee left. Ref `cold:<COIN>:<coldSweepId>:network-fee`. RangeError when `units` <= 0 or the id is not a
+   * positive integer.
+   */
+  coldSweepNetworkFee(p: { coldSweepId: number; coin: Coin; units: bigint }): Movement {
+    requireId('coldSweepId', p.coldSweepId);
+    requirePositive('units', p.units);
+    return {
+      ...entryRef.coldSweepNetworkFee(p.coin, p.coldSweepId),
+      postings: networkFeePostings(p.coin, p.units),
+    };
+  },
 } as const;
 
 /** The name of a movement: one per builder of `entryRef`. */

@@ -1,6 +1,7 @@
 import { COINS, type Coin } from '@p2p/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../deps.ts';
+import { withColdSweeps } from './cold-housekeeping.ts';
 import { type CoinPayout, PAYOUT_FACTORIES } from './payers.ts';
 import type { PayoutSigner } from './signer.ts';
 import { PayoutWorker } from './worker.ts';
@@ -44,7 +45,7 @@ export function createPayouts(
       db: deps.db,
       coin,
       payer: payout.payer,
-      housekeeping: payout.housekeeping,
+      housekeeping: withColdSweeps(coin, payout, config, opts.signer),
       signer: opts.signer,
       confirmations: config.chainWatch.confirmations[coin],
       missingGraceSec: config.withdrawals.missingGraceSec,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { type ChainNetwork, isValidAddress } from '../../chains/index.ts';
 import { chainUnitsToLedger, ledgerToChainUnits } from '../../chains/units.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { movements, post } from '../../ledger/index.ts';
 import type { ChainPayer } from './payer.ts';
 import { releaseOutputs } from './repo-utxos.ts';
 
@@ -169,12 +170,25 @@ export async function sweepExcessToCold(
     return { id, requestId, intent: p.intent };
   });
   if (!prepared) return null;
-  const signed = await deps.sign({
-    requestId: prepared.requestId,
-    coin,
-    purpose: 'COLD_SWEEP',
-    intent: prepared.intent,
-  });
+  let signed: { txid: string; signedTx: string };
+  try {
+    signed = await deps.sign({
+      requestId: prepared.requestId,
+      coin,
+      purpose: 'COLD_SWEEP',
+      intent: prepared.intent,
+    });
+  } catch (err) {
+    // Nothing was sent: the outputs go back and the next pass may start another sweep.
+    await failSweep(
+      db,
+      coin,
+      prepared.id,
+      prepared.requestId,
+      `not signed: ${(err as Error).message ?? err}`,
+    );
+    throw err;
+  }
   await sql`update cold_sweeps set txid = ${signed.txid}, status = 'BROADCAST', updated_at = now()
     where id = ${prepared.id}`.execute(db);
   const sent = await deps.payer.broadcast(signed.signedTx, signed.txid);
@@ -195,6 +209,12 @@ async function failSweep(db: Db, coin: Coin, id: number, requestId: string, reas
  * sweep may start) when the transaction is nowhere. Returns how many changed.
  */
 export async function settleColdSweeps(db: Db, payer: ChainPayer): Promise<number> {
+  // A sweep left PREPARED by a crash between its preparation and storing its txid was never sent (sending
+  // comes after the txid is stored): after five minutes it fails, its outputs go back, a new one may start.
+  const stale = await sql<{ id: number; request_id: string }>`select id, request_id from cold_sweeps
+    where coin = ${payer.coin} and purpose = 'COLD_SWEEP' and status = 'PREPARED' and txid is null
+      and updated_at < now() - interval '5 minutes'`.execute(db);
+  for (const s of stale.rows) await failSweep(db, payer.coin, s.id, s.request_id, 'left unsigned by a crash');
   const open = await sql<{ id: number; request_id: string; txid: string }>`select id, request_id, txid
     from cold_sweeps where coin = ${payer.coin} and purpose = 'COLD_SWEEP' and status = 'BROADCAST'`.execute(
     db,
@@ -203,9 +223,17 @@ export async function settleColdSweeps(db: Db, payer: ChainPayer): Promise<numbe
   for (const s of open.rows) {
     const state = await payer.state(s.txid);
     if (state.kind === 'CONFIRMED') {
-      await sql`update cold_sweeps set status = 'CONFIRMED', updated_at = now() where id = ${s.id}`.execute(
-        db,
-      );
+      // The swept coins stay the platform's; only the fee left, posted with the status in one transaction.
+      await db.transaction().execute(async (tx) => {
+        const done = await sql`update cold_sweeps set status = 'CONFIRMED', updated_at = now()
+          where id = ${s.id} and status = 'BROADCAST'`.execute(tx);
+        if (Number(done.numAffectedRows ?? 0) === 1 && state.feeUnits > 0n) {
+          await post(
+            tx,
+            movements.coldSweepNetworkFee({ coldSweepId: s.id, coin: payer.coin, units: state.feeUnits }),
+          );
+        }
+      });
       changed++;
     } else if (state.kind === 'MISSING' || state.kind === 'FAILED') {
       const reason = state.kind === 'FAILED' ? state.reason : 'the transaction is in no block and no mempool';
