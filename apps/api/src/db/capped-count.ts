@@ -1,8 +1,18 @@
 import { TOTAL_COUNT_CAP } from '@p2p/contract';
 import { type SelectQueryBuilder, sql } from 'kysely';
-import { type CappedTotal, capTotal } from '../http/page.ts';
 import type { DbOrTx } from './client.ts';
 import type { DB } from './schema.ts';
+
+/** A list's total as counted up to TOTAL_COUNT_CAP (cappedCount below): the number and whether it was cut. */
+export interface CappedTotal {
+  total: number;
+  capped: boolean;
+}
+
+/** A capped total from the count of at most TOTAL_COUNT_CAP + 1 rows. */
+export function capTotal(n: number): CappedTotal {
+  return n > TOTAL_COUNT_CAP ? { total: TOTAL_COUNT_CAP, capped: true } : { total: n, capped: false };
+}
 
 /**
  * The total of a list counted up to TOTAL_COUNT_CAP (issue 27): `rows` is the list's FROM and WHERE (no

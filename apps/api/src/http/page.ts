@@ -1,17 +1,10 @@
-import { type Page, TOTAL_COUNT_CAP } from '@p2p/contract';
+import type { Page } from '@p2p/contract';
 
+// The capped total lives beside the count that makes it (db/ may not import http/).
+import type { CappedTotal } from '../db/capped-count.ts';
+
+export { type CappedTotal, capTotal } from '../db/capped-count.ts';
 export type { Page };
-
-/** A list's total as counted up to TOTAL_COUNT_CAP (db/capped-count.ts): the number and whether it was cut. */
-export interface CappedTotal {
-  total: number;
-  capped: boolean;
-}
-
-/** A capped total from the count of at most TOTAL_COUNT_CAP + 1 rows. */
-export function capTotal(n: number): CappedTotal {
-  return n > TOTAL_COUNT_CAP ? { total: TOTAL_COUNT_CAP, capped: true } : { total: n, capped: false };
-}
 
 /**
  * Cuts the `size + 1` rows a keyset query fetched into one page (SPEC §7 lists: `{list, nextCursor,
