@@ -251,8 +251,8 @@ describe('the verification center, walked by a new user', () => {
     await openWithdraw(page);
     await page.getByTestId('withdraw-dest-EXTERNAL').click();
     await page.getByTestId('withdraw-address').fill(OUTSIDE);
-    // to an outside address only the free part counts as withdrawable
-    await expect.poll(() => page.getByTestId('withdraw-available').textContent()).toBe('0.9 ETH');
+    // to an outside address only the free part counts as withdrawable (balances show at least 4 decimals)
+    await expect.poll(() => page.getByTestId('withdraw-available').textContent()).toBe('0.9000 ETH');
     // everything available: the free 0.9 and the bought, held coins
     await page.getByTestId('withdraw-max').click();
     await page.getByTestId('withdraw-beneficiary').waitFor();
