@@ -92,7 +92,7 @@ async function withdrawInUi(p: Page, to: string, amount: string): Promise<void> 
   await p.getByTestId('withdraw-review').waitFor();
   await p.getByTestId('withdraw-password').fill(member.password);
   await p.getByTestId('withdraw-confirm').click();
-  await expectToast(p, '출금 신청이 완료되었습니다.');
+  await expectToast(p, '출금 신청이 완료됐어요.');
   await p.waitForURL((u) => u.pathname === '/wallet');
 }
 
@@ -103,7 +103,7 @@ describe('a new member: deposit, then a withdrawal paid with no operator', () =>
     await page.goto('/create_wallet');
     await page.getByTestId('create-coin-ETH').click();
     await page.getByTestId('create-submit').click();
-    await expectToast(page, '지갑이 성공적으로 생성되었습니다!');
+    await expectToast(page, '지갑이 성공적으로 생성됐어요!');
     await openWallet(page, 'receive');
     const shown = (await page.getByTestId('deposit-address').textContent())?.trim() ?? '';
     expect(shown).toMatch(/^0x[0-9a-fA-F]{40}$/);
