@@ -112,7 +112,7 @@ describe('a new member: deposit, then a withdrawal paid with no operator', () =>
     await page.waitForURL((u) => u.pathname === '/wallet');
     await expect
       .poll(() => page.getByTestId('wallet-balance').textContent(), { timeout: 30_000 })
-      .toBe('2 ETH');
+      .toBe('2.0000 ETH'); // wallet balances show at least 4 decimals
   });
 
   it('withdraws 0.2 ETH to another Anvil account: 완료 with its TxID and explorer link, live', async () => {
@@ -135,7 +135,7 @@ describe('a new member: deposit, then a withdrawal paid with no operator', () =>
     expect(await balance(recipient)).toBe(before + parseEther('0.2'));
     const receipt = await anvil.client.getTransactionReceipt({ hash: txid as `0x${string}` });
     expect(receipt.status).toBe('success');
-    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('1.8 ETH');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('1.8000 ETH');
     await screenshot(page, 'wallet-withdrawal-completed', 'kr', { idle: false });
     await switchLanguage(page, 'en');
     await expect
@@ -212,7 +212,7 @@ describe('a large withdrawal waits for an operator, who approves it in the conso
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 60_000 }).toBe('COMPLETED');
     expect(await row.getByTestId('transfer-kind').textContent()).toContain('완료');
     expect(await balance(recipient)).toBe(before + parseEther('0.6'));
-    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('1.2 ETH');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('1.2000 ETH');
 
     // the operator's queue: COMPLETED with the txid linked to the explorer
     await ops.getByTestId('filter-COMPLETED').click();
@@ -272,7 +272,7 @@ describe("a withdrawal above the signer's limit: the reason shown, then rejected
     const row = withdrawalRows(page).first();
     await expect.poll(() => row.getAttribute('data-status'), { timeout: 30_000 }).toBe('REJECTED');
     expect(await row.getByTestId('transfer-kind').textContent()).toContain('거절');
-    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('1.2 ETH');
+    await expect.poll(() => page.getByTestId('wallet-balance').textContent()).toBe('1.2000 ETH');
     expect(await balance(recipient)).toBe(before);
     await server.t.assertLedger();
   });
