@@ -207,7 +207,9 @@ describe('the journey: two visitors, one trade, the operator console', () => {
     await waitForPath(seller, '/myinfo');
 
     await walletTab(buyer);
-    await expect.poll(() => buyer.getByTestId('wallet-item-balance').first().textContent()).toBe('0.0500 BTC');
+    await expect
+      .poll(() => buyer.getByTestId('wallet-item-balance').first().textContent())
+      .toBe('0.0500 BTC');
     await step(buyer, 'buyer-wallet-with-coins');
   });
 
@@ -238,7 +240,9 @@ describe('the journey: two visitors, one trade, the operator console', () => {
     await step(ops, 'ops-withdrawal-sent');
 
     await walletTab(buyer);
-    await expect.poll(() => buyer.getByTestId('wallet-item-balance').first().textContent()).toBe('0.0200 BTC');
+    await expect
+      .poll(() => buyer.getByTestId('wallet-item-balance').first().textContent())
+      .toBe('0.0200 BTC');
     await step(buyer, 'buyer-wallet-after-withdrawal');
   });
 
