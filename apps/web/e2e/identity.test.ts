@@ -27,7 +27,10 @@ describe('identity screens against the real API', () => {
     expect(await page.evaluate(() => document.body.classList.contains('scroll-locked'))).toBe(true);
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.body.classList.contains('scroll-locked'))).toBe(false);
+    // the lock is released by the modal's cleanup, which may run a frame after it leaves the page
+    await expect
+      .poll(() => page.evaluate(() => document.body.classList.contains('scroll-locked')))
+      .toBe(false);
     await page.getByTestId('agree-terms').check();
     await page.getByTestId('agree-privacy').check();
     await page.getByTestId('agreement-next').click();
