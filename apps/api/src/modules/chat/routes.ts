@@ -14,6 +14,7 @@ import type { AppDeps } from '../../deps.ts';
 import { AppError } from '../../errors/index.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { readFilePart } from '../../http/upload.ts';
 import { makeLimit } from '../identity/index.ts';
 import {
   type ChatCaller,
@@ -33,27 +34,6 @@ const EXT = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' } as
 function callerOf(request: FastifyRequest): ChatCaller {
   if (!request.auth) throw new AppError('UNAUTHORIZED');
   return { memberId: request.auth.memberId, operator: request.auth.role === 'OPERATOR' };
-}
-
-/** Reads the one multipart file part `file` into memory, at most CHAT_IMAGE_MAX_BYTES. */
-async function readUpload(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw new AppError('IMAGE_REQUIRED');
-  let part: Awaited<ReturnType<FastifyRequest['file']>>;
-  try {
-    part = await request.file({ limits: { fileSize: CHAT_IMAGE_MAX_BYTES, files: 1, fields: 0, parts: 2 } });
-  } catch {
-    throw new AppError('IMAGE_REQUIRED');
-  }
-  if (part?.fieldname !== 'file') throw new AppError('IMAGE_REQUIRED');
-  let bytes: Buffer;
-  try {
-    bytes = await part.toBuffer();
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('IMAGE_TOO_LARGE');
-    throw new AppError('IMAGE_REQUIRED');
-  }
-  if (bytes.length === 0) throw new AppError('IMAGE_REQUIRED');
-  return bytes;
 }
 
 /**
@@ -141,7 +121,7 @@ export async function registerChatRoutes(app: FastifyZod, deps: AppDeps): Promis
       const caller = callerOf(request);
       const access = await chatAccess(db, request.params.id, caller);
       if (!access.writable) throw new AppError('CHAT_CLOSED');
-      const bytes = await readUpload(request);
+      const bytes = await readFilePart(request, CHAT_IMAGE_MAX_BYTES);
       await imageLimit.consume(String(caller.memberId));
       const clean = await reencodeImage(bytes);
       return ok(await postImage(db, access, caller.memberId, clean));

@@ -8,13 +8,12 @@ import {
   kycStatus,
   kycVerifyBody,
 } from '@p2p/contract';
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.ts';
-import { AppError } from '../../errors/index.ts';
 import { memberIdOf } from '../../http/auth.ts';
 import { ok, okResponse } from '../../http/envelope.ts';
 import type { FastifyZod } from '../../http/types.ts';
+import { readFilePart } from '../../http/upload.ts';
 import { makeLimit } from '../identity/index.ts';
 import { type DocKey, resolveDocKey } from './doc-key.ts';
 import { assertMayUpload, documentImage, myDocument, uploadDocument } from './documents.ts';
@@ -23,27 +22,6 @@ import { kycLevelOf, verifiedNameOf } from './levels.ts';
 import { createIdentityProvider } from './provider.ts';
 
 const tags = ['kyc'];
-
-/** Reads the one multipart file part `file`, at most KYC_DOC_MAX_BYTES: 400 IMAGE_REQUIRED, 413 IMAGE_TOO_LARGE. */
-async function readDocument(request: FastifyRequest): Promise<Buffer> {
-  if (!request.isMultipart()) throw new AppError('IMAGE_REQUIRED');
-  let part: Awaited<ReturnType<FastifyRequest['file']>>;
-  try {
-    part = await request.file({ limits: { fileSize: KYC_DOC_MAX_BYTES, files: 1, fields: 0, parts: 2 } });
-  } catch {
-    throw new AppError('IMAGE_REQUIRED');
-  }
-  if (part?.fieldname !== 'file') throw new AppError('IMAGE_REQUIRED');
-  let bytes: Buffer;
-  try {
-    bytes = await part.toBuffer();
-  } catch (err) {
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('IMAGE_TOO_LARGE');
-    throw new AppError('IMAGE_REQUIRED');
-  }
-  if (bytes.length === 0) throw new AppError('IMAGE_REQUIRED');
-  return bytes;
-}
 
 /** The identity check's context: the provider (refusing to start when unusable) and the per-member budgets. */
 function identityContext(app: FastifyZod, deps: AppDeps): IdentityCheckContext {
@@ -150,7 +128,7 @@ function registerDocumentRoutes(app: FastifyZod, deps: AppDeps, key: DocKey): vo
     async (request) => {
       const memberId = memberIdOf(request);
       await assertMayUpload(db, memberId, uploads);
-      return ok(await uploadDocument(db, key, memberId, await readDocument(request)));
+      return ok(await uploadDocument(db, key, memberId, await readFilePart(request, KYC_DOC_MAX_BYTES)));
     },
   );
 
