@@ -3,13 +3,10 @@
 // a 4x CPU slowdown (Lighthouse's mobile factor), records long tasks (PerformanceObserver) and a CPU profile
 // for 6 s, and prints the long tasks after FCP and the functions with the most self time after FCP.
 // Usage: node bench/home-main-thread.mjs --dist DIR [--lang kr]   (starts its own server like lighthouse.mjs)
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { startDemoServer } from './demo-server.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, dflt) => {
@@ -17,57 +14,6 @@ const arg = (name, dflt) => {
   return i > 0 ? process.argv[i + 1] : dflt;
 };
 const dist = resolve(arg('--dist', join(root, 'apps/web/dist')));
-
-const freePort = () =>
-  new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-
-async function startServer() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'p2p-mainthread-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      SEED_DEMO: '1',
-      PRICE_PROVIDER: 'static',
-      WEB_DIST_DIR: dist,
-      LOG_LEVEL: 'warn',
-    },
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 480; i++) {
-    if (child.exitCode !== null) throw new Error('server exited');
-    if (
-      await fetch(`${base}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return {
-    base,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Self time (ms) per function of a CPU profile, counting only samples taken after `fromUs` (profile clock). */
 function selfTimeAfter(profile, fromUs) {
@@ -87,7 +33,7 @@ function selfTimeAfter(profile, fromUs) {
 }
 
 async function main() {
-  const server = await startServer();
+  const server = await startDemoServer(dist, 'p2p-mainthread-');
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
   try {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });

@@ -5,15 +5,14 @@
 // Starts its own server (`apps/api/src/server.ts` with tsx, in-memory-like PGlite in a temp DATA_DIR, demo
 // members, static prices) serving apps/web/dist, and drives /usr/bin/chromium through chrome-launcher.
 // Usage: node bench/lighthouse.mjs [--build] [--runs N] [--dist DIR] [--json FILE] [--only /path]
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
+import { startDemoServer } from './demo-server.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name, dflt) => {
@@ -39,55 +38,6 @@ if (process.argv.includes('--build') || !existsSync(join(dist, 'index.html'))) {
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
-}
-
-function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
-async function startServer() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'p2p-lighthouse-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      NODE_ENV: 'development',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      DATABASE_URL: '',
-      SEED_DEMO: '1',
-      PRICE_PROVIDER: 'static',
-      WEB_DIST_DIR: dist,
-      LOG_LEVEL: 'warn',
-    },
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error('server exited');
-    const ok = await fetch(`${base}/readyz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return {
-    base,
-    stop: async () => {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function signIn(base, cdpPort) {
@@ -136,7 +86,7 @@ const METRICS = {
 };
 
 async function main() {
-  const server = await startServer();
+  const server = await startDemoServer(dist, 'p2p-lighthouse-');
   const chrome = await chromeLauncher.launch({ chromePath: '/usr/bin/chromium', chromeFlags: CHROME_FLAGS });
   const results = {};
   try {
