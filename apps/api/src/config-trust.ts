@@ -51,6 +51,16 @@ export interface TrustConfig {
 export const NEW_MEMBER_DAYS = 30;
 
 /**
+ * The hold in seconds on coins a member receives at `at` (DECISIONS §19): WITHDRAW_HOLD_NEW_SEC while `at` is
+ * within NEW_MEMBER_DAYS of `memberSince` (sign-up), else WITHDRAW_HOLD_SEC; 0 = no hold. The one place of the
+ * rule: the holds of received coins, the refusal of an external delivery and the purchase screen's hint.
+ */
+export function holdSecAt(s: TrustConfig['holds'], memberSince: Date, at: Date): number {
+  const isNew = at.getTime() < memberSince.getTime() + NEW_MEMBER_DAYS * 86_400_000;
+  return isNew ? s.newMemberHoldSec : s.holdSec;
+}
+
+/**
  * The §19 settings. Throws (refusing to start) when the console bank or Travel Rule provider is chosen in
  * production: a console provider sends nothing, so every account would "verify" without a bank.
  */

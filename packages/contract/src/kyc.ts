@@ -93,6 +93,12 @@ export const kycStatus = z.object({
   document: kycDocumentView.nullable(),
   tradeLevel: z.number().int(),
   level1DailyKrw: z.number().int(),
+  /**
+   * DECISIONS §19 holds: when coins bought now could leave by external withdrawal at the earliest (ISO time,
+   * now + WITHDRAW_HOLD_SEC, or WITHDRAW_HOLD_NEW_SEC in the member's first 30 days); null = no hold. While it
+   * is set a purchase cannot be delivered to an outside address (422 WITHDRAWAL_HELD).
+   */
+  purchaseHeldUntil: z.string().nullable(),
 });
 export type KycStatus = z.infer<typeof kycStatus>;
 

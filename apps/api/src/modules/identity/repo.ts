@@ -154,7 +154,7 @@ export async function anyMemberExists(db: DbOrTx): Promise<boolean> {
 export async function memberKycRow(db: DbOrTx, memberId: number, lock = false) {
   const q = db
     .selectFrom('members')
-    .select(['kyc_level', 'name', 'phone_e164', 'role', 'status'])
+    .select(['kyc_level', 'name', 'phone_e164', 'role', 'status', 'created_at'])
     .where('id', '=', memberId);
   return (lock ? q.forNoKeyUpdate() : q).executeTakeFirst();
 }

@@ -1,3 +1,4 @@
+import { holdSecAt, type TrustConfig } from '../../config-trust.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { AppError } from '../../errors/index.ts';
 import { memberKycRow } from '../identity/index.ts';
@@ -11,6 +12,27 @@ export async function kycLevelOf(db: DbOrTx, memberId: number): Promise<number> 
   const m = await memberKycRow(db, memberId);
   if (!m) throw new AppError('UNAUTHORIZED');
   return m.kyc_level;
+}
+
+/**
+ * A member's identity level and, with the holds of DECISIONS §19, when coins bought at `now` could leave by
+ * external withdrawal at the earliest (ISO time: now + the member's hold), or null when no hold applies (an
+ * external delivery of a purchase is then allowed). The purchase screen reads it to offer the outside address
+ * only when the API would take it (orders refuse it with WITHDRAWAL_HELD otherwise). Throws UNAUTHORIZED.
+ */
+export async function kycLevelAndHold(
+  db: DbOrTx,
+  memberId: number,
+  holds: TrustConfig['holds'],
+  now = new Date(),
+): Promise<{ level: number; purchaseHeldUntil: string | null }> {
+  const m = await memberKycRow(db, memberId);
+  if (!m) throw new AppError('UNAUTHORIZED');
+  const sec = holdSecAt(holds, m.created_at, now);
+  return {
+    level: m.kyc_level,
+    purchaseHeldUntil: sec > 0 ? new Date(now.getTime() + sec * 1000).toISOString() : null,
+  };
 }
 
 /**

@@ -18,7 +18,7 @@ import { makeLimit } from '../identity/index.ts';
 import { type DocKey, resolveDocKey } from './doc-key.ts';
 import { assertMayUpload, documentImage, myDocument, uploadDocument } from './documents.ts';
 import { type IdentityCheckContext, startIdentityCheck, verifyIdentityCheck } from './identity-check.ts';
-import { kycLevelOf, verifiedNameOf } from './levels.ts';
+import { kycLevelAndHold, verifiedNameOf } from './levels.ts';
 import { createIdentityProvider } from './provider.ts';
 
 const tags = ['kyc'];
@@ -73,13 +73,13 @@ function registerStatusRoute(app: FastifyZod, deps: AppDeps): void {
     },
     async (request) => {
       const memberId = memberIdOf(request);
-      const [level, verifiedName, document] = await Promise.all([
-        kycLevelOf(db, memberId),
+      const [{ level, purchaseHeldUntil }, verifiedName, document] = await Promise.all([
+        kycLevelAndHold(db, memberId, deps.config.trust.holds),
         verifiedNameOf(db, memberId),
         myDocument(db, memberId),
       ]);
       const { tradeLevel, level1DailyKrw } = deps.config.kyc;
-      return ok({ level, verifiedName, document, tradeLevel, level1DailyKrw });
+      return ok({ level, verifiedName, document, tradeLevel, level1DailyKrw, purchaseHeldUntil });
     },
   );
 }

@@ -1,5 +1,5 @@
 import { type Coin, fromUnits, toUnits } from '@p2p/contract';
-import { NEW_MEMBER_DAYS, type TrustConfig } from '../../config-trust.ts';
+import { holdSecAt, type TrustConfig } from '../../config-trust.ts';
 import type { DbOrTx, Tx } from '../../db/client.ts';
 import { AppError } from '../../errors/index.ts';
 import { account, balanceOf } from '../../ledger/index.ts';
@@ -19,8 +19,6 @@ export interface HoldView {
 
 type HoldSettings = TrustConfig['holds'];
 
-const DAY_MS = 86_400_000;
-
 /**
  * The holds among `rows` at `now`: each received amount waits WITHDRAW_HOLD_SEC, or WITHDRAW_HOLD_NEW_SEC
  * when it arrived during the member's first 30 days (the rule in force when the coins came in, so a hold
@@ -28,8 +26,7 @@ const DAY_MS = 86_400_000;
  */
 export function holdsFrom(rows: ReceivedRow[], s: HoldSettings, now: Date): Hold[] {
   return rows.flatMap((r) => {
-    const isNew = r.completed_at.getTime() < r.member_since.getTime() + NEW_MEMBER_DAYS * DAY_MS;
-    const until = new Date(r.completed_at.getTime() + 1000 * (isNew ? s.newMemberHoldSec : s.holdSec));
+    const until = new Date(r.completed_at.getTime() + 1000 * holdSecAt(s, r.member_since, r.completed_at));
     return until > now ? [{ units: toUnits(r.amount), until }] : [];
   });
 }
@@ -127,8 +124,7 @@ export async function assertExternalDeliveryAllowed(
   if (s.holdSec <= 0 && s.newMemberHoldSec <= 0) return;
   const since = await memberSince(db, memberId);
   if (!since) throw new AppError('UNAUTHORIZED');
-  const isNew = now.getTime() < since.getTime() + NEW_MEMBER_DAYS * DAY_MS;
-  const sec = isNew ? s.newMemberHoldSec : s.holdSec;
+  const sec = holdSecAt(s, since, now);
   if (sec <= 0) return;
   throw new AppError('WITHDRAWAL_HELD', {
     until: new Date(now.getTime() + sec * 1000).toISOString(),

@@ -176,6 +176,29 @@ describe('withdrawal holds (DECISIONS §19)', () => {
     expect((await placeOrder(t, buyer, buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id))).status).toBe(200);
   });
 
+  it('GET /api/v1/kyc says when coins bought now could leave (purchaseHeldUntil): 72 h when new, 24 h after 30 days', async () => {
+    const heldUntil = async (m: { token: string }) =>
+      (await t.call<{ purchaseHeldUntil: string | null }>('GET', '/api/v1/kyc', { token: m.token })).body
+        .returnData.purchaseHeldUntil;
+    const { buyer, id } = await btcMarket(t, op);
+    const before = Date.now();
+    const shown = Date.parse((await heldUntil(buyer)) ?? '');
+    expect(shown).toBeGreaterThanOrEqual(before + 259_200_000 - 1_000);
+    expect(shown).toBeLessThanOrEqual(Date.now() + 259_200_000);
+    // the screen's time and the refusal's agree (both now + the buyer's hold)
+    const r = await placeOrder<{ until: string }>(t, buyer, {
+      ...buyBody(id, 1_000_000, BTC_PRICE, buyer.wallet.id),
+      destType: 'EXTERNAL',
+      destAddress: OUTSIDE,
+    });
+    expect(r.body.returnMessage).toBe('WITHDRAWAL_HELD');
+    expect(Math.abs(Date.parse(r.body.returnData.until) - shown)).toBeLessThan(60_000);
+    const old = await member(60);
+    const oldShown = Date.parse((await heldUntil(old)) ?? '');
+    expect(oldShown - Date.now()).toBeGreaterThan(86_400_000 - 60_000);
+    expect(oldShown - Date.now()).toBeLessThanOrEqual(86_400_000);
+  });
+
   it.runIf(onPostgres)(
     'parallel withdrawals: exactly one takes the free part, the rest are held',
     async () => {

@@ -2,7 +2,8 @@ import w from './widgets.module.css';
 
 interface Props<V extends string> {
   value: V;
-  options: { value: V; label: string }[];
+  /** `disabled`: shown but not choosable (the reason is said next to the control by its screen). */
+  options: { value: V; label: string; disabled?: boolean }[];
   onChange: (v: V) => void;
   label: string;
   testId?: string;
@@ -17,6 +18,7 @@ export function SegmentedControl<V extends string>({ value, options, onChange, l
           key={o.value}
           type="button"
           aria-pressed={value === o.value}
+          disabled={o.disabled}
           className={`${w.segment} ${value === o.value ? w.segmentActive : ''}`}
           onClick={() => onChange(o.value)}
           data-testid={testId ? `${testId}-${o.value}` : undefined}

@@ -1,12 +1,8 @@
-import type { KycDocumentView, KycIdentityBody, KycIdentityStarted, KycStatus } from '@p2p/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { KycDocumentView, KycIdentityBody, KycIdentityStarted } from '@p2p/contract';
 import { api } from '../../../lib/api-client';
 
-/** GET /api/v1/kyc (DECISIONS §19): the level, the verified name, the newest ID document, the policy. */
-export const kycQueryOptions = () =>
-  queryOptions({ queryKey: ['kyc'], queryFn: () => api.get<KycStatus>('/api/v1/kyc') });
-
-export const useKyc = () => useQuery(kycQueryOptions());
+/** GET /api/v1/kyc lives in lib (the purchase screen reads it too). */
+export { kycQueryOptions, useKyc } from '../../../lib/kyc';
 
 /**
  * POST /api/v1/kyc/identity {name, birthDate}: the identity provider sends a code to the member's phone.

@@ -1,5 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { BuyOrderCreateBody, Coin, DestType } from '@p2p/contract';
+import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
@@ -12,6 +13,8 @@ import { Skeleton } from '../../../components/ui/Skeleton';
 import { StickyCta } from '../../../components/ui/StickyCta';
 import { paths } from '../../../config/paths';
 import { formatQty, formatWon } from '../../../lib/format';
+import { formatWhen } from '../../../lib/format-time';
+import { useKyc } from '../../../lib/kyc';
 import { useWallets } from '../../wallet';
 import { AmountField } from '../components/AmountField';
 import { ListingSummary } from '../components/ListingSummary';
@@ -167,8 +170,22 @@ export default function PurchasePage() {
 }
 
 /**
+ * DECISIONS §19 holds, as GET /api/v1/kyc states them for this buyer: null while external delivery is
+ * allowed, else when coins bought now could leave at the earliest (the API refuses an outside address with
+ * WITHDRAWAL_HELD meanwhile). Until the answer is in, the outside address waits too ('pending'); if it cannot
+ * be read, the choice stays open and the API's refusal (with its link to the holds) is the fallback.
+ */
+function usePurchaseHold(): string | 'pending' | null {
+  const kyc = useKyc();
+  if (kyc.isPending) return 'pending';
+  return kyc.data?.purchaseHeldUntil ?? null;
+}
+
+/**
  * Where the coins go: the member's internal wallet (its address shown) or a personal wallet, whose address is
- * checked against the coin's address shape as it is typed or scanned (before the SMS step).
+ * checked against the coin's address shape as it is typed or scanned (before the SMS step). While bought
+ * coins are held (DECISIONS §19) the personal wallet is shown disabled with the reason and the time, so the
+ * member never meets the API's WITHDRAWAL_HELD; a draft that chose it comes back as the internal wallet.
  */
 function ReceiveAddressCard(p: {
   coin: Coin;
@@ -181,6 +198,11 @@ function ReceiveAddressCard(p: {
 }) {
   const { t } = useTranslation('trade');
   const invalid = addressError(p.coin, p.address);
+  const held = usePurchaseHold();
+  const { destType, onDestType } = p;
+  useEffect(() => {
+    if (held && destType === 'EXTERNAL') onDestType('INTERNAL');
+  }, [held, destType, onDestType]);
   return (
     <Card className={s.form}>
       <h2 className={s.sectionTitle}>{t('purchase.receiveAddress')}</h2>
@@ -190,10 +212,15 @@ function ReceiveAddressCard(p: {
         onChange={p.onDestType}
         options={[
           { value: 'INTERNAL', label: t('purchase.destInternal') },
-          { value: 'EXTERNAL', label: t('purchase.destExternal') },
+          { value: 'EXTERNAL', label: t('purchase.destExternal'), disabled: Boolean(held) },
         ]}
         testId="dest"
       />
+      {held && held !== 'pending' && (
+        <p className={s.muted} style={{ margin: '8px 0 0', wordBreak: 'keep-all' }} data-testid="dest-held">
+          {t('purchase.externalHeld', { until: formatWhen(held) })}
+        </p>
+      )}
       <div style={{ marginTop: 8 }}>
         {p.destType === 'EXTERNAL' ? (
           <AddressField
