@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Transfer, toSignedUnits } from '@p2p/contract';
+import type { Transfer } from '@p2p/contract';
 import { sql } from 'kysely';
 import { type Address, type Hex, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -16,6 +14,7 @@ import {
 } from '../src/modules/deposits/test-kit.ts';
 import { feeWeiToUnits } from '../src/modules/withdrawals/eth-payer.ts';
 import { createPayouts, type Payouts, remotePayoutSigner } from '../src/modules/withdrawals/index.ts';
+import { chainDifference, coldJournal, restartSigner } from './cold-kit.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { type Anvil, startAnvil } from './nodes.ts';
 import { startSigner, type TestSigner } from './signer.ts';
@@ -58,12 +57,6 @@ async function restartWorker(): Promise<void> {
   });
 }
 
-async function restartSigner(env: Record<string, string>): Promise<void> {
-  const { dataDir, port, token } = signer;
-  await signer.stop();
-  signer = await startSigner({ dataDir, port, token, env: { CHAIN_NETWORK: 'testnet', ...env } });
-}
-
 async function coldSweeps() {
   const r = await sql<{
     id: number;
@@ -103,24 +96,6 @@ async function withdrawal(id: number) {
 
 const hotNonce = () => anvil.client.getTransactionCount({ address: hot, blockTag: 'pending' });
 const balance = (address: Address) => anvil.client.getBalance({ address });
-
-/** The signer's COLD_SWEEP signatures of `requestId` (its journal). */
-function journalOf(requestId: string): string[] {
-  const text = readFileSync(join(signer.dataDir, 'signer', 'journal.ndjson'), 'utf8');
-  return text
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as { kind: string; purpose?: string; requestId?: string; txid: string })
-    .filter((e) => e.kind === 'tx' && e.purpose === 'COLD_SWEEP' && e.requestId === requestId)
-    .map((e) => e.txid);
-}
-
-async function chainDifference(): Promise<bigint> {
-  const checks = await Promise.all(t.app.deps.chainChecks.map((c) => c()));
-  const eth = checks.find((c) => c.coinCode === 'ETH');
-  expect(eth?.error).toBeNull();
-  return toSignedUnits(eth?.difference ?? 'missing');
-}
 
 beforeAll(async () => {
   anvil = await startAnvil();
@@ -189,9 +164,9 @@ describe('the hot-wallet cap of ETH swept to cold by the payout worker', () => {
   });
 
   it('sends exactly the excess above HOT_WALLET_MAX_ETH to the cold address and posts its fee', async () => {
-    await restartSigner({ COLD_ADDRESS_ETH: cold });
+    signer = await restartSigner(signer, { CHAIN_NETWORK: 'testnet', COLD_ADDRESS_ETH: cold });
     const feesBefore = await balanceOf(t.app.deps.db, account.networkFee('ETH'));
-    const diffBefore = await chainDifference();
+    const diffBefore = await chainDifference(t, 'ETH');
     const memberBefore = await available(t, d, 'ETH');
     await pass();
     const open = (await coldSweeps()).filter((s) => s.status !== 'FAILED');
@@ -211,14 +186,14 @@ describe('the hot-wallet cap of ETH swept to cold by the payout worker', () => {
     expect(await balance(cold)).toBe(excess);
     expect(await balance(hot)).toBe(hotBefore - excess - feeWei);
     expect(await balance(hot)).toBeLessThanOrEqual(CAP);
-    expect(journalOf(sweep.request_id)).toEqual([sweep.txid]);
+    expect(coldJournal(signer, sweep.request_id)).toEqual([sweep.txid]);
     expect(await balanceOf(t.app.deps.db, account.networkFee('ETH'))).toBe(
       feesBefore - feeWeiToUnits(feeWei),
     );
     // the member's coins are untouched; the chain check counts the cold address as the platform's
     expect(await available(t, d, 'ETH')).toBe(memberBefore);
-    expect((await chainDifference()) - diffBefore).toBeGreaterThanOrEqual(0n);
-    expect((await chainDifference()) - diffBefore).toBeLessThanOrEqual(1n);
+    expect((await chainDifference(t, 'ETH')) - diffBefore).toBeGreaterThanOrEqual(0n);
+    expect((await chainDifference(t, 'ETH')) - diffBefore).toBeLessThanOrEqual(1n);
     await t.assertLedger();
   });
 
@@ -234,11 +209,14 @@ describe('the hot-wallet cap of ETH swept to cold by the payout worker', () => {
     expect(none).toEqual([]);
     expect(held).toMatchObject({ status: 'PREPARED', txid: null, reservation: { nonce } });
     expect((await withdrawal(id)).status).toBe('APPROVED');
-    const attempts = t.app.deps.db.selectFrom('withdrawal_attempts').select('id').where('transfer_id', '=', id);
+    const attempts = t.app.deps.db
+      .selectFrom('withdrawal_attempts')
+      .select('id')
+      .where('transfer_id', '=', id);
     expect(await attempts.execute()).toEqual([]);
     expect(await hotNonce()).toBe(nonce);
 
-    await restartSigner({ COLD_ADDRESS_ETH: cold });
+    signer = await restartSigner(signer, { CHAIN_NETWORK: 'testnet', COLD_ADDRESS_ETH: cold });
     await anvil.client.setAutomine(false);
     try {
       await restartWorker();
@@ -262,7 +240,7 @@ describe('the hot-wallet cap of ETH swept to cold by the payout worker', () => {
         ['CONFIRMED', swept],
       ]);
       expect((await withdrawal(id)).status).toBe('COMPLETED');
-      expect(journalOf(signed?.request_id ?? '')).toEqual([swept]);
+      expect(coldJournal(signer, signed?.request_id ?? '')).toEqual([swept]);
       expect(await hotNonce()).toBe(nonce + 2);
       expect(await balance(to)).toBe(parseEther('0.2'));
       expect(await balance(hot)).toBeLessThanOrEqual(CAP);

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Transfer, toSignedUnits, type Wallet } from '@p2p/contract';
+import type { Transfer, Wallet } from '@p2p/contract';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from 'xrpl';
 import { chainUnitsToLedger } from '../src/chains/units.ts';
 import { account, balanceOf } from '../src/ledger/index.ts';
 import { createPayouts, type Payouts, remotePayoutSigner } from '../src/modules/withdrawals/index.ts';
+import { chainDifference, coldJournal, restartSigner } from './cold-kit.ts';
 import { type FakeRippled, randomXrpAddress, startFakeRippled, type XrpTx } from './fake-rippled.ts';
 import { createMember, type FixtureMember, fundMember } from './fixtures.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
@@ -37,12 +36,6 @@ async function pass(): Promise<void> {
   const w = payouts.workers.get('XRP');
   if (!w) throw new Error('no XRP payout worker');
   expect((await w.pass()).error).toBeUndefined();
-}
-
-async function restartSigner(env: Record<string, string>): Promise<void> {
-  const { dataDir, port, token } = signer;
-  await signer.stop();
-  signer = await startSigner({ dataDir, port, token, env });
 }
 
 async function coldSweeps() {
@@ -89,24 +82,6 @@ function onLedger(txid: string): XrpTx[] {
 
 function paymentsTo(to: string): XrpTx[] {
   return fake.ledgers.flatMap((l) => l.transactions.filter((x) => x.Destination === to));
-}
-
-/** The signer's COLD_SWEEP signatures of `requestId` (its journal). */
-function journalOf(requestId: string): string[] {
-  const text = readFileSync(join(signer.dataDir, 'signer', 'journal.ndjson'), 'utf8');
-  return text
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as { kind: string; purpose?: string; requestId?: string; txid: string })
-    .filter((e) => e.kind === 'tx' && e.purpose === 'COLD_SWEEP' && e.requestId === requestId)
-    .map((e) => e.txid);
-}
-
-async function chainDifference(): Promise<bigint> {
-  const checks = await Promise.all(t.app.deps.chainChecks.map((c) => c()));
-  const xrp = checks.find((c) => c.coinCode === 'XRP');
-  expect(xrp?.error).toBeNull();
-  return toSignedUnits(xrp?.difference ?? 'missing');
 }
 
 const sequenceOf = (blob: string) => Number((decode(blob) as { Sequence: number }).Sequence);
@@ -173,10 +148,10 @@ describe('the hot-wallet cap of XRP swept to cold by the payout worker', () => {
   });
 
   it('sends exactly the excess above HOT_WALLET_MAX_XRP to the cold address and posts its fee', async () => {
-    await restartSigner({ COLD_ADDRESS_XRP: cold });
+    signer = await restartSigner(signer, { COLD_ADDRESS_XRP: cold });
     const hotBefore = fake.accounts.get(platform)?.balance ?? 0n;
     const feesBefore = await balanceOf(t.app.deps.db, account.networkFee('XRP'));
-    const diffBefore = await chainDifference();
+    const diffBefore = await chainDifference(t, 'XRP');
     await pass();
     const open = (await coldSweeps()).filter((s) => s.status !== 'FAILED');
     expect(open.map((s) => [s.status, s.units])).toEqual([['BROADCAST', String(hotBefore - CAP)]]);
@@ -194,9 +169,9 @@ describe('the hot-wallet cap of XRP swept to cold by the payout worker', () => {
     expect(await balanceOf(t.app.deps.db, account.networkFee('XRP'))).toBe(
       feesBefore - chainUnitsToLedger('XRP', fee),
     );
-    expect(journalOf(sweep?.request_id ?? '')).toEqual([sweep?.txid]);
+    expect(coldJournal(signer, sweep?.request_id ?? '')).toEqual([sweep?.txid]);
     // the cold address is the platform's: the fee left the ledger and the chain alike
-    expect(await chainDifference()).toBe(diffBefore);
+    expect(await chainDifference(t, 'XRP')).toBe(diffBefore);
     await pass(); // under the cap now: nothing more
     expect((await coldSweeps()).filter((s) => s.status !== 'FAILED')).toHaveLength(1);
     await t.assertLedger();
@@ -231,7 +206,7 @@ describe('the hot-wallet cap of XRP swept to cold by the payout worker', () => {
     const [swept] = onLedger(stored?.txid ?? '');
     expect(swept?.Sequence).toBe(sequence);
     expect(paymentsTo(to).map((x) => x.Sequence)).toEqual([(sequence ?? 0) + 1]);
-    expect(journalOf(stored?.request_id ?? '')).toEqual([stored?.txid]);
+    expect(coldJournal(signer, stored?.request_id ?? '')).toEqual([stored?.txid]);
     expect(paymentsTo(cold)).toHaveLength(2);
     const submits = fake.requests.filter((r) => r.method === 'submit');
     const blobs = submits.map((r) => String(r.params.tx_blob ?? ''));
