@@ -12,8 +12,12 @@ import {
   scanToTip,
   watcherOf,
 } from '../src/modules/deposits/test-kit.ts';
-import { feeWeiToUnits } from '../src/modules/withdrawals/eth-payer.ts';
-import { createPayouts, type Payouts, remotePayoutSigner } from '../src/modules/withdrawals/index.ts';
+import {
+  createPayouts,
+  feeWeiToUnits,
+  type Payouts,
+  remotePayoutSigner,
+} from '../src/modules/withdrawals/index.ts';
 import { chainDifference, coldJournal, restartSigner } from './cold-kit.ts';
 import { createTestApp, type TestApp } from './helpers.ts';
 import { type Anvil, startAnvil } from './nodes.ts';

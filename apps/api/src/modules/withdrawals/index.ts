@@ -15,6 +15,7 @@ export {
   settleColdSweeps,
   sweepExcessToCold,
 } from './cold-sweeps.ts';
+export { feeWeiToUnits } from './eth-payer.ts';
 export { withdrawalOpsRoutes } from './ops-routes.ts';
 export type {
   BroadcastOutcome,
