@@ -1,24 +1,25 @@
 import { type Coin, toUnits } from '@p2p/contract';
 import { ledgerToChainUnits } from '../../chains/units.ts';
 import type { Config } from '../../config.ts';
+import { settleColdSweeps, sweepExcessToCold } from './cold-sweeps.ts';
 import type { CoinPayout } from './payers.ts';
-import { type CustodyConfig, type CustodySource, settleColdSweeps, sweepExcessToCold } from './repo-cold.ts';
+import type { CustodyConfig, CustodySource } from './repo-cold.ts';
 import { describeError, type PayoutSigner } from './signer.ts';
 import type { Housekeeping } from './worker.ts';
 
 /**
- * The coins whose hot wallet is capped by a cold sweep here. ETH and XRP take a nonce / sequence when a payment
- * is prepared; a cold sweep the signer then refused would leave a gap that holds up every later withdrawal, and
- * giving it back safely is the withdrawal pipeline's job (not done for sweeps yet). BTC releases its outputs and
- * TRX has no sequence, so a failed sweep costs nothing there.
+ * The coins whose hot wallet is capped by a cold sweep here: all four. ETH and XRP take a nonce / Sequence when
+ * a sweep is prepared; cold-sweeps.ts keeps the withdrawal pipeline's discipline for them (one sequence space
+ * under the payout lease, a refused sweep gives its nonce back, stored before sent, sent again after a restart),
+ * so a sweep never holds up a withdrawal. BTC releases its outputs and TRX has no sequence.
  */
-const COLD_SWEEP_COINS: ReadonlySet<Coin> = new Set<Coin>(['BTC', 'TRX']);
+const COLD_SWEEP_COINS: ReadonlySet<Coin> = new Set<Coin>(['BTC', 'ETH', 'XRP', 'TRX']);
 
 /**
  * A coin's housekeeping with the hot-wallet cap of DECISIONS §18 after the payer's own (deposit sweeps): the
  * broadcast cold sweeps are followed to CONFIRMED (their network fee posted) or FAILED, then what the hot keys
  * hold above HOT_WALLET_MAX_<COIN> is sent to COLD_ADDRESS_<COIN> (one open cold sweep per coin; the signer
- * pays a COLD_SWEEP only to its own COLD_ADDRESS_<COIN>), for BTC and TRX. Without both settings, or for another
+ * pays a COLD_SWEEP only to its own COLD_ADDRESS_<COIN>), for every coin with a payout. Without both settings, or for another
  * coin, the payer's own housekeeping is returned as it is. A failing cold step is logged and left for the next pass: it never holds up withdrawals.
  */
 export function withColdSweeps(
@@ -45,12 +46,14 @@ export function withColdSweeps(
   return async (ctx) => {
     if (payout.housekeeping) await payout.housekeeping(ctx);
     try {
-      await settleColdSweeps(ctx.db, payout.payer);
+      const sign = (req: Parameters<PayoutSigner['sign']>[0]) => signer.sign(req);
+      await settleColdSweeps(ctx.db, payout.payer, { confirmations: ctx.confirmations, sign });
       const started = await sweepExcessToCold(ctx.db, {
         cfg,
         payer: payout.payer,
         source,
-        sign: (req) => signer.sign(req),
+        sign,
+        holder: ctx.holder,
       });
       if (started) ctx.log.info({ coin, requestId: started }, 'payout: hot wallet excess swept to cold');
     } catch (err) {

@@ -8,6 +8,14 @@
 export { BtcPayer, type BtcPayerOptions, NotEnoughOnChain, RBF_SEQUENCE } from './btc-payer.ts';
 export { bitcoinjsNetwork, dustLimit, selectCoins, selectReplacement } from './btc-select.ts';
 export { chainChecks } from './chain-check.ts';
+export {
+  COLD_NONCE_COINS,
+  type ColdSweepDeps,
+  type SignFn,
+  settleColdSweeps,
+  sweepExcessToCold,
+} from './cold-sweeps.ts';
+export { feeWeiToUnits } from './eth-payer.ts';
 export { withdrawalOpsRoutes } from './ops-routes.ts';
 export type {
   BroadcastOutcome,
@@ -27,9 +35,6 @@ export {
   custody,
   loadCustodyConfig,
   memberLiabilities,
-  type SignFn,
-  settleColdSweeps,
-  sweepExcessToCold,
   trxCustodySource,
 } from './repo-cold.ts';
 export { type PlatformOutput, releaseOutputs, unspentOutputs } from './repo-utxos.ts';

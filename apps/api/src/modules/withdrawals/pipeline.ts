@@ -5,6 +5,7 @@ import { qty } from '../../db/numeric.ts';
 import { inTx } from '../../db/tx.ts';
 import { movements, post } from '../../ledger/index.ts';
 import { notifyWithdrawal } from '../notifications/index.ts';
+import { coldSweepUnsigned } from './cold-sweeps.ts';
 import type { ChainPayer, PayAttempt } from './payer.ts';
 import {
   type AttemptRow,
@@ -61,6 +62,8 @@ export async function prepareAttempt(ctx: PayoutContext, id: number): Promise<At
   try {
     return await inTx(ctx.db, async (tx) => {
       if (!(await holdsPayoutLease(tx, ctx.coin, ctx.holder))) throw new PayoutLeaseLost();
+      // An unsigned ETH/XRP cold sweep holds the last nonce: it is signed (or gives it back) first.
+      if (await coldSweepUnsigned(tx, ctx.coin)) return null;
       const w = await lockWithdrawal(tx, id);
       if (w?.status !== 'APPROVED') return null;
       const previous = await attemptsOf(tx, id);

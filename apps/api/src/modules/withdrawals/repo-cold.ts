@@ -2,11 +2,8 @@ import { COINS, type Coin, fromUnits, toUnits } from '@p2p/contract';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { type ChainNetwork, isValidAddress } from '../../chains/index.ts';
-import { chainUnitsToLedger, ledgerToChainUnits } from '../../chains/units.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
-import { movements, post } from '../../ledger/index.ts';
-import type { ChainPayer } from './payer.ts';
-import { releaseOutputs } from './repo-utxos.ts';
+import { chainUnitsToLedger } from '../../chains/units.ts';
+import type { Db, DbOrTx, Tx } from '../../db/client.ts';
 
 /**
  * The hot-wallet cap and the cold share (DECISIONS §18). Above HOT_WALLET_MAX_<COIN> the excess is swept to
@@ -120,128 +117,111 @@ export async function custody(
   return rows;
 }
 
-/** The signer's POST /v1/sign as the sweep needs it (apps/api/src/chains/signer-client.ts `sign`). */
-export type SignFn = (req: {
-  requestId: string;
+/** A cold sweep as stored (cold_sweeps, 020 and 034): `units` in chain units, `intent` / `reservation` as prepared. */
+export interface ColdSweepRow {
+  id: number;
   coin: Coin;
-  purpose: 'WITHDRAWAL' | 'SWEEP' | 'COLD_SWEEP';
-  intent: Record<string, unknown>;
-}) => Promise<{ txid: string; signedTx: string }>;
-
-/**
- * Sweeps what the hot wallet of `payer.coin` holds above HOT_WALLET_MAX_<COIN> to COLD_ADDRESS_<COIN>: one
- * open COLD_SWEEP per coin (a unique index: of two instances at once exactly one inserts), requestId
- * `cold:<COIN>:<n>`, prepared by the coin's payer like a withdrawal, signed, stored, broadcast. Returns the
- * sweep's requestId, or null when nothing is above the cap, no cap or cold address is set, or a sweep is open.
- * For the withdrawal worker's loop (or any job holding a lease).
- */
-export async function sweepExcessToCold(
-  db: Db,
-  deps: { cfg: CustodyConfig; payer: ChainPayer; source: CustodySource; sign: SignFn },
-): Promise<string | null> {
-  const coin = deps.payer.coin;
-  const max = deps.cfg.hotMax[coin];
-  const cold = deps.cfg.coldAddress[coin];
-  if (max === undefined || !cold) return null;
-  const hot = chainUnitsToLedger(coin, await deps.source.hotBalance());
-  if (hot <= max) return null;
-  // Whole chain units only (a TRX sweep is in sun): round the excess down to what the chain can carry.
-  const excess = chainUnitsToLedger(coin, ledgerToChainUnits(coin, hot - max));
-  if (excess <= 0n) return null;
-  const prepared = await db.transaction().execute(async (tx) => {
-    const row = await sql<{
-      id: number;
-    }>`insert into cold_sweeps (coin, purpose, request_id, from_path, to_address, units)
-      values (${coin}, 'COLD_SWEEP', 'cold:' || ${coin} || ':pending:' || gen_random_uuid(), 'hot', ${cold},
-        ${ledgerToChainUnits(coin, excess).toString()})
-      on conflict do nothing returning id`.execute(tx);
-    const id = row.rows[0]?.id;
-    if (id === undefined) return null;
-    const requestId = `cold:${coin}:${id}`;
-    await sql`update cold_sweeps set request_id = ${requestId} where id = ${id}`.execute(tx);
-    const p = await deps.payer.prepare(tx, {
-      requestId,
-      withdrawalId: 0,
-      address: cold,
-      destTag: null,
-      units: excess,
-      replaces: null,
-    });
-    return { id, requestId, intent: p.intent };
-  });
-  if (!prepared) return null;
-  let signed: { txid: string; signedTx: string };
-  try {
-    signed = await deps.sign({
-      requestId: prepared.requestId,
-      coin,
-      purpose: 'COLD_SWEEP',
-      intent: prepared.intent,
-    });
-  } catch (err) {
-    // Nothing was sent: the outputs go back and the next pass may start another sweep.
-    await failSweep(
-      db,
-      coin,
-      prepared.id,
-      prepared.requestId,
-      `not signed: ${(err as Error).message ?? err}`,
-    );
-    throw err;
-  }
-  await sql`update cold_sweeps set txid = ${signed.txid}, status = 'BROADCAST', updated_at = now()
-    where id = ${prepared.id}`.execute(db);
-  const sent = await deps.payer.broadcast(signed.signedTx, signed.txid);
-  if (sent.kind === 'REJECTED') await failSweep(db, coin, prepared.id, prepared.requestId, sent.reason);
-  return prepared.requestId;
-}
-
-async function failSweep(db: Db, coin: Coin, id: number, requestId: string, reason: string): Promise<void> {
-  await db.transaction().execute(async (tx) => {
-    await sql`update cold_sweeps set status = 'FAILED', reason = ${reason.slice(0, 300)}, updated_at = now()
-      where id = ${id}`.execute(tx);
-    await releaseOutputs(tx, coin, requestId);
-  });
+  request_id: string;
+  status: 'PREPARED' | 'BROADCAST' | 'CONFIRMED' | 'FAILED';
+  units: string;
+  txid: string | null;
+  signed_tx: string | null;
+  intent: Record<string, unknown> | null;
+  reservation: Record<string, unknown> | null;
+  updated_at: Date;
 }
 
 /**
- * Follows the coin's broadcast cold sweeps: CONFIRMED when the payer says so, FAILED (outputs released, a new
- * sweep may start) when the transaction is nowhere. Returns how many changed.
+ * Inserts the coin's open COLD_SWEEP of `units` (chain units) to `to` and names it `cold:<COIN>:<id>`; null when
+ * one is open already (the partial unique index: of two instances at once exactly one inserts).
  */
-export async function settleColdSweeps(db: Db, payer: ChainPayer): Promise<number> {
-  // A sweep left PREPARED by a crash between its preparation and storing its txid was never sent (sending
-  // comes after the txid is stored): after five minutes it fails, its outputs go back, a new one may start.
-  const stale = await sql<{ id: number; request_id: string }>`select id, request_id from cold_sweeps
-    where coin = ${payer.coin} and purpose = 'COLD_SWEEP' and status = 'PREPARED' and txid is null
-      and updated_at < now() - interval '5 minutes'`.execute(db);
-  for (const s of stale.rows) await failSweep(db, payer.coin, s.id, s.request_id, 'left unsigned by a crash');
-  const open = await sql<{ id: number; request_id: string; txid: string }>`select id, request_id, txid
-    from cold_sweeps where coin = ${payer.coin} and purpose = 'COLD_SWEEP' and status = 'BROADCAST'`.execute(
-    db,
-  );
-  let changed = 0;
-  for (const s of open.rows) {
-    const state = await payer.state(s.txid);
-    if (state.kind === 'CONFIRMED') {
-      // The swept coins stay the platform's; only the fee left, posted with the status in one transaction.
-      await db.transaction().execute(async (tx) => {
-        const done = await sql`update cold_sweeps set status = 'CONFIRMED', updated_at = now()
-          where id = ${s.id} and status = 'BROADCAST'`.execute(tx);
-        if (Number(done.numAffectedRows ?? 0) === 1 && state.feeUnits > 0n) {
-          await post(
-            tx,
-            movements.coldSweepNetworkFee({ coldSweepId: s.id, coin: payer.coin, units: state.feeUnits }),
-          );
-        }
-      });
-      changed++;
-    } else if (state.kind === 'MISSING' || state.kind === 'FAILED') {
-      const reason = state.kind === 'FAILED' ? state.reason : 'the transaction is in no block and no mempool';
-      await failSweep(db, payer.coin, s.id, s.request_id, reason);
-      changed++;
-    }
-  }
-  return changed;
+export async function insertColdSweep(
+  tx: Tx,
+  s: { coin: Coin; to: string; units: bigint },
+): Promise<{ id: number; requestId: string } | null> {
+  const row = await sql<{
+    id: number;
+  }>`insert into cold_sweeps (coin, purpose, request_id, from_path, to_address,
+      units) values (${s.coin}, 'COLD_SWEEP', 'cold:' || ${s.coin} || ':pending:' || gen_random_uuid(), 'hot',
+      ${s.to}, ${s.units.toString()})
+    on conflict do nothing returning id`.execute(tx);
+  const id = row.rows[0]?.id;
+  if (id === undefined) return null;
+  const requestId = `cold:${s.coin}:${id}`;
+  await sql`update cold_sweeps set request_id = ${requestId} where id = ${id}`.execute(tx);
+  return { id: Number(id), requestId };
+}
+
+/** Stores what the payer prepared for cold sweep `id` (the intent the signer is asked with, the nonce taken). */
+export async function storeColdIntent(
+  tx: Tx,
+  id: number,
+  intent: Record<string, unknown>,
+  reservation: Record<string, unknown>,
+): Promise<void> {
+  await sql`update cold_sweeps set intent = ${JSON.stringify(intent)}::jsonb,
+      reservation = ${JSON.stringify(reservation)}::jsonb, updated_at = now() where id = ${id}`.execute(tx);
+}
+
+/** PREPARED -> BROADCAST with the signed transaction and its txid (before it is sent). False when not PREPARED. */
+export async function storeColdSigned(
+  db: DbOrTx,
+  id: number,
+  txid: string,
+  signedTx: string,
+): Promise<boolean> {
+  const r = await sql`update cold_sweeps set txid = ${txid}, signed_tx = ${signedTx}, status = 'BROADCAST',
+      broadcast_at = now(), updated_at = now() where id = ${id} and status = 'PREPARED'`.execute(db);
+  return Number(r.numAffectedRows ?? 0) === 1;
+}
+
+const coldColumns = sql`id, coin, request_id, status, units::text as units, txid, signed_tx, intent, reservation,
+  updated_at`;
+
+/** The coin's COLD_SWEEPs in `status`, oldest first; `staleSec`: only those untouched that long. */
+export async function coldSweepsOf(
+  db: DbOrTx,
+  coin: Coin,
+  status: 'PREPARED' | 'BROADCAST',
+  staleSec = 0,
+): Promise<ColdSweepRow[]> {
+  const r = await sql<ColdSweepRow>`select ${coldColumns} from cold_sweeps
+    where coin = ${coin} and purpose = 'COLD_SWEEP' and status = ${status}
+      and updated_at <= now() - make_interval(secs => ${staleSec}) order by id`.execute(db);
+  return r.rows.map((x) => ({ ...x, id: Number(x.id) }));
+}
+
+/** Cold sweep `id` under its row lock. */
+export async function lockColdSweep(tx: Tx, id: number): Promise<ColdSweepRow | undefined> {
+  const r =
+    await sql<ColdSweepRow>`select ${coldColumns} from cold_sweeps where id = ${id} for update`.execute(tx);
+  const row = r.rows[0];
+  return row ? { ...row, id: Number(row.id) } : undefined;
+}
+
+/** Ends cold sweep `id` with `status` (and `reason` when it FAILED). */
+export async function endColdSweep(
+  tx: Tx,
+  id: number,
+  status: 'CONFIRMED' | 'FAILED',
+  reason: string | null = null,
+): Promise<void> {
+  await sql`update cold_sweeps set status = ${status}, reason = ${reason?.slice(0, 300) ?? null},
+      updated_at = now() where id = ${id}`.execute(tx);
+}
+
+/** True when `coin` has a cold sweep holding a nonce it has not been signed for (withdrawals wait behind it). */
+export async function hasUnsignedColdSweep(tx: Tx, coin: Coin): Promise<boolean> {
+  const r = await sql`select 1 from cold_sweeps where coin = ${coin} and purpose = 'COLD_SWEEP'
+      and status = 'PREPARED' limit 1`.execute(tx);
+  return r.rows.length > 0;
+}
+
+/** True when `coin` has a withdrawal attempt not signed yet (a cold sweep then waits: nonces stay in order). */
+export async function hasUnsignedAttempt(tx: Tx, coin: Coin): Promise<boolean> {
+  const r = await sql`select 1 from withdrawal_attempts where coin = ${coin} and status = 'PREPARED'
+      limit 1`.execute(tx);
+  return r.rows.length > 0;
 }
 
 /** BTC: the hot balance is the platform's unspent confirmed outputs; other addresses via the node's UTXO scan. */

@@ -7,12 +7,14 @@ import type { DbOrTx } from '../../db/client.ts';
  * the attempt a replacement replaces.
  */
 
-/** The signed blob (hex) of XRP transaction `txid`: chain_sent first, else the attempt that stored it. */
+/** The signed blob (hex) of XRP transaction `txid`: chain_sent first, else the attempt or cold sweep that stored it. */
 export async function xrpSignedBlob(db: DbOrTx, txid: string): Promise<string | null> {
   const r = await sql<{ signed_tx: string }>`
     select signed_tx from chain_sent where coin = 'XRP' and txid = ${txid}
     union all
     select signed_tx from withdrawal_attempts where coin = 'XRP' and txid = ${txid} and signed_tx is not null
+    union all
+    select signed_tx from cold_sweeps where coin = 'XRP' and txid = ${txid} and signed_tx is not null
     limit 1`.execute(db);
   return r.rows[0]?.signed_tx ?? null;
 }

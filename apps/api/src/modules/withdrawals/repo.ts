@@ -243,16 +243,18 @@ export async function takeNonce(tx: Tx, coin: Coin, address: string, fromNode: n
 
 /**
  * Gives nonce `nonce` of `address` back when it is the last one taken (the signer refused its transaction, so
- * no transaction will ever use it); a later one taken meanwhile keeps it (the worker of a coin is one).
+ * no transaction will ever use it); a later one taken meanwhile keeps it (the worker of a coin is one). True
+ * when it was given back.
  */
-export async function returnNonce(tx: Tx, coin: Coin, address: string, nonce: number): Promise<void> {
-  await tx
+export async function returnNonce(tx: Tx, coin: Coin, address: string, nonce: number): Promise<boolean> {
+  const r = await tx
     .updateTable('chain_nonces')
     .set({ next_nonce: nonce, updated_at: new Date() })
     .where('coin', '=', coin)
     .where('address', '=', address)
     .where('next_nonce', '=', nonce + 1)
-    .execute();
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
 }
 
 /**

@@ -1,19 +1,23 @@
-import { fromUnits } from '@p2p/contract';
 import type { TrxWriter } from '../../chains/trx-writer.ts';
 import { inTx } from '../../db/tx.ts';
-import { movements, post } from '../../ledger/index.ts';
 import type { PayoutContext } from './pipeline.ts';
 import {
-  deletePreparedSweep,
   insertSweep,
-  lockSweep,
   openSweeps,
   type SweepCandidate,
   type SweepRow,
   sweepCandidates,
-  updateSweep,
 } from './repo-sweeps.ts';
-import { describeError, isSignerRefusal } from './signer.ts';
+import { describeError } from './signer.ts';
+import {
+  confirmSweep,
+  failSweep,
+  preparing,
+  type SweepChain,
+  sendSweep,
+  signSweep,
+  storePrepared,
+} from './sweep-steps.ts';
 import { broadcastTrx, trxState } from './trx-payer.ts';
 import type { Housekeeping } from './worker.ts';
 
@@ -43,10 +47,11 @@ interface TrxSweepOptions {
 export function trxSweeps(o: TrxSweepOptions): Housekeeping {
   return async (ctx) => {
     for (const s of await openSweeps(ctx.db, 'TRX', 'BROADCAST', 200)) await settleSweep(ctx, o.node, s);
-    for (const s of await openSweeps(ctx.db, 'TRX', 'PREPARED', 50)) await signSweep(ctx, o.node, s);
+    for (const s of await openSweeps(ctx.db, 'TRX', 'PREPARED', 50))
+      await signSweep(ctx, trxChain(ctx, o.node), s);
     for (const c of await sweepCandidates(ctx.db, 'TRX', 100)) {
       const s = await prepareSweep(ctx, o, c);
-      if (s) await signSweep(ctx, o.node, s);
+      if (s) await signSweep(ctx, trxChain(ctx, o.node), s);
     }
   };
 }
@@ -63,7 +68,7 @@ async function prepareSweep(
   o: TrxSweepOptions,
   c: SweepCandidate,
 ): Promise<SweepRow | null> {
-  try {
+  return preparing(ctx, 'TRX', c.walletId, async () => {
     const value = trxSweepValue(await o.node.balance(c.address), await o.node.balance(o.hotAddress));
     if (value === 0n) return null;
     const ref = await o.node.refBlock();
@@ -85,92 +90,33 @@ async function prepareSweep(
         expiration,
         timestamp: ref.timestamp,
       };
-      return updateSweep(tx, row.id, {
-        intent: JSON.stringify(intent),
-        reservation: JSON.stringify({ from: c.address, expiration, refBlock: ref.number }),
-        chain_amount: value.toString(),
+      return storePrepared(tx, row.id, {
+        intent,
+        reservation: { from: c.address, expiration, refBlock: ref.number },
+        value,
       });
     });
-  } catch (err) {
-    ctx.log.warn(
-      { coin: 'TRX', walletId: c.walletId, error: describeError(err) },
-      'sweep: could not prepare',
-    );
-    return null;
-  }
-}
-
-async function signSweep(ctx: PayoutContext, node: TrxWriter, s: SweepRow): Promise<void> {
-  if (!s.intent) return;
-  let signed: { txid: string; signedTx: string };
-  try {
-    const r = await ctx.signer.sign({
-      requestId: `sweep:TRX:${s.id}`,
-      coin: 'TRX',
-      purpose: 'SWEEP',
-      intent: s.intent,
-    });
-    signed = { txid: r.txid, signedTx: r.signedTx };
-  } catch (err) {
-    ctx.log.warn({ coin: 'TRX', sweepId: s.id, error: describeError(err) }, 'sweep: signer call failed');
-    // Nothing was signed: the row goes, the wallet is a candidate again.
-    if (isSignerRefusal(err)) await inTx(ctx.db, (tx) => deletePreparedSweep(tx, s.id));
-    return;
-  }
-  const stored = await inTx(ctx.db, async (tx) => {
-    const locked = await lockSweep(tx, s.id);
-    if (locked?.status !== 'PREPARED') return locked ?? null;
-    return updateSweep(tx, s.id, {
-      status: 'BROADCAST',
-      signed_tx: signed.signedTx,
-      txid: signed.txid,
-      broadcast_at: new Date(),
-    });
   });
-  if (stored?.status === 'BROADCAST' && stored.signed_tx) await sendSweep(ctx, node, stored);
 }
 
-async function sendSweep(ctx: PayoutContext, node: TrxWriter, s: SweepRow): Promise<void> {
-  if (!s.signed_tx || !s.txid) return;
-  try {
-    const out = await broadcastTrx(ctx.db, node, s.signed_tx, s.txid);
-    if (out.kind === 'REJECTED') await failSweep(ctx, s, out.reason);
-  } catch (err) {
-    ctx.log.warn({ coin: 'TRX', sweepId: s.id, error: describeError(err) }, 'sweep: broadcast failed');
-  }
-}
-
-async function failSweep(ctx: PayoutContext, s: SweepRow, reason: string): Promise<void> {
-  await inTx(ctx.db, async (tx) => {
-    const locked = await lockSweep(tx, s.id);
-    if (locked?.status !== 'BROADCAST') return;
-    await updateSweep(tx, s.id, { status: 'FAILED', error: reason.slice(0, 300), settled_at: new Date() });
-  });
-  ctx.log.warn({ coin: 'TRX', sweepId: s.id, reason }, 'sweep: FAILED; the wallet is swept again');
+/** The chain side of TRX sweeps: TRON has no nonce, so a sweep that never went out gives nothing back. */
+function trxChain(ctx: PayoutContext, node: TrxWriter): SweepChain {
+  return { coin: 'TRX', send: (s) => broadcastTrx(ctx.db, node, s.signed_tx ?? '', s.txid ?? '') };
 }
 
 async function settleSweep(ctx: PayoutContext, node: TrxWriter, s: SweepRow): Promise<void> {
   if (!s.txid) return;
+  const chain = trxChain(ctx, node);
   try {
     const st = await trxState(node, s.txid, ctx.confirmations);
     if (st.kind === 'CONFIRMED') {
-      await inTx(ctx.db, async (tx) => {
-        const locked = await lockSweep(tx, s.id);
-        if (locked?.status !== 'BROADCAST') return;
-        if (st.feeUnits > 0n) {
-          await post(tx, movements.sweepNetworkFee({ sweepId: s.id, coin: 'TRX', units: st.feeUnits }));
-        }
-        await updateSweep(tx, s.id, {
-          status: 'CONFIRMED',
-          network_fee: fromUnits(st.feeUnits),
-          settled_at: new Date(),
-        });
-      });
+      await confirmSweep(ctx, chain, s.id, st.feeUnits);
     } else if (st.kind === 'MISSING') {
       const expiration = Number(s.reservation?.expiration ?? Number.MAX_SAFE_INTEGER);
       // Past its expiration on the chain's clock it can never get in a block: a new sweep takes over.
-      if ((await node.refBlock()).timestamp > expiration) await failSweep(ctx, s, 'expired in no block');
-      else await sendSweep(ctx, node, s);
+      if ((await node.refBlock()).timestamp > expiration)
+        await failSweep(ctx, chain, s, 'expired in no block');
+      else await sendSweep(ctx, chain, s);
     }
   } catch (err) {
     ctx.log.warn({ coin: 'TRX', sweepId: s.id, error: describeError(err) }, 'sweep: settle failed');
