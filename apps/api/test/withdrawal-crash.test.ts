@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { type Envelope, fromUnits, type OpsWithdrawal, toUnits } from '@p2p/contract';
 import { type Address, type Hex, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -16,9 +15,10 @@ import { openDb } from '../src/db/client.ts';
 import { qty } from '../src/db/numeric.ts';
 import { checkLedger } from '../src/ledger/index.ts';
 import { scanToTip } from '../src/modules/deposits/test-kit.ts';
+import { opsWithdrawals, signerJournal, startApiChild, stopApiChild } from './api-child.ts';
 import { createMember, createWalletFor, type FixtureMember } from './fixtures.ts';
 import { type TestApp, TRUST_OFF } from './helpers.ts';
-import { type FreshDatabase, freePort, freshDatabase } from './infra.ts';
+import { type FreshDatabase, freshDatabase } from './infra.ts';
 import { type Anvil, startAnvil } from './nodes.ts';
 import { startSigner, type TestSigner } from './signer.ts';
 
@@ -35,7 +35,6 @@ import { startSigner, type TestSigner } from './signer.ts';
  * embedded database in a temporary DATA_DIR.
  */
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const dataDir = mkdtempSync(join(tmpdir(), 'p2p-withdrawal-crash-'));
 const MEMBERS = 4;
 const BURST = 24;
@@ -184,46 +183,13 @@ afterEach(async () => {
 async function startServer(
   extra: Record<string, string> = {},
 ): Promise<{ proc: ChildProcess; base: string }> {
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    ...baseEnv(),
-    ...extra,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-  };
-  for (const k of ['REDIS_URL', 'OPERATOR_LOGIN_ID', 'OPERATOR_PASSWORD']) delete env[k];
-  if (!fresh) delete env.DATABASE_URL;
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
+  return startApiChild({ ...baseEnv(), ...extra }, (proc) => {
+    child = proc;
   });
-  child = proc;
-  let stderr = '';
-  proc.stderr?.on('data', (d) => {
-    stderr = (stderr + String(d)).slice(-20_000);
-  });
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}: ${stderr}`);
-    const up = await fetch(`${base}/healthz`)
-      .then((r) => r.ok)
-      .catch(() => false);
-    if (up) return { proc, base };
-    if (Date.now() > deadline) throw new Error(`no /healthz within 90 s: ${stderr}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function stopServer(proc: ChildProcess, signal: 'SIGKILL' | 'SIGTERM'): Promise<void> {
-  const gone = new Promise<void>((r) => {
-    if (proc.exitCode !== null || proc.signalCode !== null) r();
-    else proc.once('exit', () => r());
-  });
-  proc.kill(signal);
-  await gone;
+  await stopApiChild(proc, signal);
   child = null;
 }
 
@@ -237,26 +203,9 @@ async function untilHotSent(count: number, proc: ChildProcess): Promise<void> {
   }
 }
 
-type OpsPage = Envelope<{ list: OpsWithdrawal[]; nextCursor: string | null }>;
-
 /** Every withdrawal of `status` in the operators' list (all its pages; cursor paging, oldest first). */
-async function opsList(base: string, status: string): Promise<OpsWithdrawal[]> {
-  const all: OpsWithdrawal[] = [];
-  let cursor: string | null = null;
-  do {
-    const page = cursor ? `&cursor=${encodeURIComponent(cursor)}` : '';
-    const url: string = `${base}/ops/api/v1/withdrawals?status=${status}&size=50${page}`;
-    const r: OpsPage | null = await fetch(url, {
-      headers: { authorization: `Bearer ${opToken}` },
-    })
-      .then((x) => x.json() as Promise<OpsPage>)
-      .catch(() => null);
-    if (!r) return all;
-    if (r.returnCode !== 0) throw new Error(`the withdrawal list answered ${JSON.stringify(r)}`);
-    all.push(...r.returnData.list);
-    cursor = r.returnData.nextCursor;
-  } while (cursor);
-  return all;
+function opsList(base: string, status: string): Promise<OpsWithdrawal[]> {
+  return opsWithdrawals(base, opToken, status);
 }
 
 /** Waits until every one of `ids` is COMPLETED (as the operators' list shows it). */
@@ -290,15 +239,7 @@ async function attemptTally(ids: number[]): Promise<Record<string, number>> {
 
 /** The signer's journal: the WITHDRAWAL signatures by requestId (apps/signer/src/journal.ts lines). */
 function journalWithdrawals(): Map<string, string[]> {
-  const text = readFileSync(join(signer.dataDir, 'signer', 'journal.ndjson'), 'utf8');
-  const byRequest = new Map<string, string[]>();
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    const e = JSON.parse(line) as { kind: string; purpose?: string; requestId?: string; txid?: string };
-    if (e.kind !== 'tx' || e.purpose !== 'WITHDRAWAL' || !e.requestId || !e.txid) continue;
-    byRequest.set(e.requestId, [...(byRequest.get(e.requestId) ?? []), e.txid]);
-  }
-  return byRequest;
+  return signerJournal(signer.dataDir);
 }
 
 /** What the chain holds of the withdrawals `ids` against what the database shows COMPLETED. */
