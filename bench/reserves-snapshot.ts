@@ -53,8 +53,10 @@ try {
     const t0 = performance.now();
     const timings: Record<string, number> = {};
     const cpuBefore = await databaseCpu(app.deps.db);
+    const apiCpuBefore = process.cpuUsage();
     const id = await takeSnapshot(app.deps.db, 'BTC', { reading, takenBy: null, timings });
     const ms = performance.now() - t0;
+    const apiCpu = process.cpuUsage(apiCpuBefore);
     const dbCpu = (await databaseCpu(app.deps.db)) - cpuBefore;
     const row = await app.deps.db
       .selectFrom('reserve_snapshots')
@@ -65,7 +67,9 @@ try {
       `run ${run}: snapshot of ${row.member_count.toLocaleString()} members (${row.leaf_count.toLocaleString()} leaves, ` +
         `liabilities ${fromUnits(BigInt(row.root_sum))} BTC) in ${s(ms)}; ` +
         `RSS before ${mb(rssBefore)}, process peak ${mb(peakRss())} (peak before ${mb(peakBefore)})\n` +
-        `  CPU: PostgreSQL backends ${dbCpu.toFixed(2)} s, this process ${(process.cpuUsage().user / 1e6).toFixed(2)} s user in all\n` +
+        `  CPU during the snapshot: PostgreSQL backends ${dbCpu.toFixed(2)} s, this process ` +
+        `${((apiCpu.user + apiCpu.system) / 1e6).toFixed(2)} s (user + system), total ` +
+        `${(dbCpu + (apiCpu.user + apiCpu.system) / 1e6).toFixed(2)} s\n` +
         `  phases: ${Object.entries(timings)
           .map(([k, v]) => `${k} ${s(v)}`)
           .join(', ')}\n`,
