@@ -2,9 +2,10 @@
 // under 10 s and under 500 MB). A fresh PostgreSQL database (dropped at the end) gets 1,000,000 members with a
 // BTC available balance and 50,000 escrow balances by generate_series; then takeSnapshot (the function the daily
 // job and POST /ops/api/v1/reserves/snapshot run) reads the liabilities in one repeatable-read transaction, places
-// and hashes the leaves, builds the Merkle-sum tree and stores leaves and nodes. Figures: wall time per phase,
-// the process's peak RSS (getrusage maxrss) and its growth during the snapshot, and a proof read back and
-// verified. Needs PostgreSQL:
+// and hashes the leaves in this process and stores the tree's blobs chunk by chunk. Figures: wall time per phase,
+// CPU time of this process and of the PostgreSQL backend (the load-independent figure on a shared machine), the
+// process's peak RSS (getrusage maxrss) and its growth during the snapshot, and a proof read back and verified.
+// Needs PostgreSQL:
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/reserves-snapshot.ts
 //   BENCH_MEMBERS=1000000 BENCH_RUNS=2; BENCH_KEEP_DB=1 keeps the seeded database and prints its URL,
 //   BENCH_DB_URL=<that url> runs on it again without seeding (and keeps it)
