@@ -2,9 +2,10 @@
 // under 10 s and under 500 MB). A fresh PostgreSQL database (dropped at the end) gets 1,000,000 members with a
 // BTC available balance and 50,000 escrow balances by generate_series; then takeSnapshot (the function the daily
 // job and POST /ops/api/v1/reserves/snapshot run) reads the liabilities in one repeatable-read transaction, places
-// and hashes the leaves, builds the Merkle-sum tree and stores leaves and nodes. Figures: wall time per phase,
-// the process's peak RSS (getrusage maxrss) and its growth during the snapshot, and a proof read back and
-// verified. Needs PostgreSQL:
+// and hashes the leaves in this process and stores the tree's blobs chunk by chunk. Figures: wall time per phase,
+// CPU time of this process and of the PostgreSQL backend (the load-independent figure on a shared machine), the
+// process's peak RSS (getrusage maxrss) and its growth during the snapshot, and a proof read back and verified.
+// Needs PostgreSQL:
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npx tsx bench/reserves-snapshot.ts
 //   BENCH_MEMBERS=1000000 BENCH_RUNS=2; BENCH_KEEP_DB=1 keeps the seeded database and prints its URL,
 //   BENCH_DB_URL=<that url> runs on it again without seeding (and keeps it)
@@ -53,8 +54,10 @@ try {
     const t0 = performance.now();
     const timings: Record<string, number> = {};
     const cpuBefore = await databaseCpu(app.deps.db);
+    const apiCpuBefore = process.cpuUsage();
     const id = await takeSnapshot(app.deps.db, 'BTC', { reading, takenBy: null, timings });
     const ms = performance.now() - t0;
+    const apiCpu = process.cpuUsage(apiCpuBefore);
     const dbCpu = (await databaseCpu(app.deps.db)) - cpuBefore;
     const row = await app.deps.db
       .selectFrom('reserve_snapshots')
@@ -65,7 +68,9 @@ try {
       `run ${run}: snapshot of ${row.member_count.toLocaleString()} members (${row.leaf_count.toLocaleString()} leaves, ` +
         `liabilities ${fromUnits(BigInt(row.root_sum))} BTC) in ${s(ms)}; ` +
         `RSS before ${mb(rssBefore)}, process peak ${mb(peakRss())} (peak before ${mb(peakBefore)})\n` +
-        `  CPU: PostgreSQL backends ${dbCpu.toFixed(2)} s, this process ${(process.cpuUsage().user / 1e6).toFixed(2)} s user in all\n` +
+        `  CPU during the snapshot: PostgreSQL backends ${dbCpu.toFixed(2)} s, this process ` +
+        `${((apiCpu.user + apiCpu.system) / 1e6).toFixed(2)} s (user + system), total ` +
+        `${(dbCpu + (apiCpu.user + apiCpu.system) / 1e6).toFixed(2)} s\n` +
         `  phases: ${Object.entries(timings)
           .map(([k, v]) => `${k} ${s(v)}`)
           .join(', ')}\n`,

@@ -1,8 +1,8 @@
 import { type Coin, type CoinReserves, fromUnits, type ReserveProofView, toUnits } from '@p2p/contract';
-import { leafHash, toHex } from '@p2p/reserves';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/client.ts';
 import { AppError } from '../../errors/index.ts';
+import { blobLeafAndPath, rowLeafAndPath } from './repo-proof.ts';
 import type { ReserveSnapshotsTable } from './tables.ts';
 
 type SnapshotRow = Selectable<ReserveSnapshotsTable>;
@@ -45,58 +45,30 @@ export async function latestReserves(db: Db): Promise<CoinReserves[]> {
 
 /**
  * GET /api/v1/reserves/proof (DECISIONS §20): the member's leaf of the coin's newest snapshot and the path of
- * sibling (hash, sum) pairs to the root's children, read from the stored nodes (a few index lookups, whatever the
- * tree's size). 404 NOT_FOUND when the coin has no snapshot yet or the member had nothing in it.
+ * sibling (hash, sum) pairs to the root's children, read from the stored levels (035: a few slices, whatever the
+ * tree's size) or, for a snapshot taken before 035, from its rows. 404 NOT_FOUND when the coin has no snapshot
+ * yet or the member had nothing in it.
  */
 export async function memberProof(db: Db, memberId: number, coin: Coin): Promise<ReserveProofView> {
   const snap = await db
     .selectFrom('reserve_snapshots')
-    .select(['id', 'taken_at', 'root_hash', 'root_sum', 'leaf_count'])
+    .select(['id', 'taken_at', 'root_hash', 'root_sum', 'leaf_count', 'nodes_from_level'])
     .where('coin', '=', coin)
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst();
   if (!snap) throw new AppError('NOT_FOUND', { reason: 'NO_SNAPSHOT' });
-  const leaf = await db
-    .selectFrom('reserve_leaves')
-    .select(['idx', 'salt', 'balance'])
-    .where('snapshot_id', '=', snap.id)
-    .where('member_id', '=', memberId)
-    .executeTakeFirst();
-  if (!leaf) throw new AppError('NOT_FOUND', { reason: 'NOT_IN_SNAPSHOT' });
-  const depth = Math.log2(snap.leaf_count);
-  const sibling = await db
-    .selectFrom('reserve_leaves')
-    .select(['salt', 'balance'])
-    .where('snapshot_id', '=', snap.id)
-    .where('idx', '=', leaf.idx ^ 1)
-    .executeTakeFirstOrThrow();
-  const wanted = Array.from({ length: depth - 1 }, (_, k) => ({
-    level: k + 1,
-    idx: (leaf.idx >> (k + 1)) ^ 1,
-  }));
-  const nodes = wanted.length
-    ? await db
-        .selectFrom('reserve_nodes')
-        .select(['level', 'idx', 'hash', 'sum'])
-        .where('snapshot_id', '=', snap.id)
-        .where((eb) => eb.or(wanted.map((w) => eb.and([eb('level', '=', w.level), eb('idx', '=', w.idx)]))))
-        .orderBy('level')
-        .execute()
-    : [];
-  if (nodes.length !== wanted.length) throw new AppError('INVALID_STATE', { reason: 'SNAPSHOT_INCOMPLETE' });
+  const { nodes_from_level: from } = snap;
+  const { leaf, path } =
+    from === null
+      ? await rowLeafAndPath(db, snap, memberId)
+      : await blobLeafAndPath(db, { ...snap, nodes_from_level: from }, memberId);
   return {
     coinCode: coin,
     snapshotAt: snap.taken_at.toISOString(),
     rootHash: snap.root_hash,
     rootSum: BigInt(snap.root_sum).toString(),
-    leaf: { index: leaf.idx, salt: toHex(leaf.salt), balance: BigInt(leaf.balance).toString() },
-    path: [
-      {
-        hash: toHex(leafHash(sibling.salt, BigInt(sibling.balance))),
-        sum: BigInt(sibling.balance).toString(),
-      },
-      ...nodes.map((n) => ({ hash: toHex(n.hash), sum: BigInt(n.sum).toString() })),
-    ],
+    leaf,
+    path,
   };
 }

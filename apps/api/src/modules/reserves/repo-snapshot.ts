@@ -1,8 +1,9 @@
 import { type Coin, fromUnits, type ReservesSource, toUnits } from '@p2p/contract';
-import { MAX_U128, paddedSize, toHex } from '@p2p/reserves';
+import { toHex } from '@p2p/reserves';
 import { sql } from 'kysely';
 import type { Db, Tx } from '../../db/client.ts';
 import { AppError } from '../../errors/index.ts';
+import { Liabilities, NODES_FROM_LEVEL, SnapshotTree, type StoredChunk } from './snapshot-tree.ts';
 import type { StoredReserveAddress } from './tables.ts';
 
 /** What the platform's addresses hold for one coin, read before the snapshot's transaction (DECISIONS §20). */
@@ -21,15 +22,18 @@ export interface ReservesReading {
 /** Reads a coin's reserves: the nodes' balances of its addresses, or an operator's declared figure. */
 export type ReservesReader = (coin: Coin) => Promise<ReservesReading>;
 
+/** Rows per FETCH of the liabilities cursor: a few MB of rows in the API at a time. */
+const FETCH_ROWS = 50_000;
+
 /**
- * Every member's liabilities in one coin, base units, into the transaction's temporary table `reserve_owed`
- * (member_id, units): available + escrow (their ledger accounts) + their external withdrawals not yet COMPLETED
- * or REJECTED (the withdrawal_pending account, attributed to whoever a rejection would refund). Members with
- * nothing are left out. Returns how many members are owed something. Throws 409 INVALID_STATE when the
- * pending withdrawals do not add up to the withdrawal_pending account: a snapshot never publishes a sum the
- * ledger does not have.
+ * Every member's liabilities in one coin, base units, ascending member id: available + escrow (their ledger
+ * accounts) + their external withdrawals not yet COMPLETED or REJECTED (the withdrawal_pending account,
+ * attributed to whoever a rejection would refund). Members with nothing are left out. Read through a cursor in
+ * the caller's transaction (one repeatable-read view of the ledger) into flat buffers, no object per member.
+ * Throws 409 INVALID_STATE when the pending withdrawals do not add up to the withdrawal_pending account (a
+ * snapshot never publishes a sum the ledger does not have).
  */
-async function collectLiabilities(tx: Tx, coin: Coin): Promise<number> {
+async function collectLiabilities(tx: Tx, coin: Coin): Promise<Liabilities> {
   const check = await sql<{ pending: string; account: string }>`
     select coalesce((select sum(amount) from transfers where coin = ${coin} and type = 'WITHDRAW'
              and dest_type = 'EXTERNAL' and status not in ('COMPLETED', 'REJECTED')), 0)::text as pending,
@@ -43,71 +47,68 @@ async function collectLiabilities(tx: Tx, coin: Coin): Promise<number> {
       ledger: c.account,
     });
   }
-  await sql`create temp table reserve_owed (member_id bigint not null, units numeric(78, 0) not null)
-    on commit drop`.execute(tx);
-  const r = await sql`
-    insert into reserve_owed (member_id, units)
+  await sql`declare reserve_owed no scroll cursor for
     with each as (
       select member_id, balance as amount from ledger_accounts where coin = ${coin} and member_id is not null
       union all
       select coalesce(refund_member_id, member_id), amount from transfers
       where coin = ${coin} and type = 'WITHDRAW' and dest_type = 'EXTERNAL' and status not in ('COMPLETED', 'REJECTED')
     )
-    select member_id, (sum(amount) * 100000000)::numeric(78, 0)
-    from each group by member_id having sum(amount) > 0`.execute(tx);
-  return Number(r.numAffectedRows ?? 0n);
-}
-
-/**
- * The leaves (DECISIONS §20): one per member owed something and balance-0 padding up to `size`, each with 32
- * random bytes of salt (reserve_salt), placed in the order of their salts: a uniformly random order, fresh each
- * snapshot, that says nothing about whose leaf is where.
- */
-async function placeLeavesInDb(tx: Tx, snapshotId: number, padding: number): Promise<void> {
-  await sql`
-    insert into reserve_leaves (snapshot_id, idx, member_id, salt, balance)
-    select ${snapshotId}, (row_number() over (order by salt))::int - 1, member_id, salt, units
-    from (select member_id, units, reserve_salt() as salt from reserve_owed
-          union all
-          select null, 0, reserve_salt() from generate_series(1, ${padding}::int)) x`.execute(tx);
-}
-
-/**
- * Builds every level above the leaves in the database with the encoding of packages/reserves: a leaf's hash is
- * SHA-256(0x00 || salt || balance u128), a parent's SHA-256(0x01 || left hash || right hash || left sum || right
- * sum) with sums as 16-byte big-endian (reserve_u128), children paired as 2i, 2i+1. Returns the root.
- */
-async function buildLevels(
-  tx: Tx,
-  snapshotId: number,
-  depth: number,
-): Promise<{ hash: Uint8Array; sum: bigint }> {
-  await sql`
-    insert into reserve_nodes (snapshot_id, level, idx, hash, sum)
-    select ${snapshotId}, 1, idx / 2,
-      sha256(decode('01', 'hex') || string_agg(h, ''::bytea order by idx) || string_agg(reserve_u128(balance), ''::bytea order by idx)),
-      sum(balance)
-    from (select idx, balance, sha256(decode('00', 'hex') || salt || reserve_u128(balance)) as h
-          from reserve_leaves where snapshot_id = ${snapshotId}) l
-    group by idx / 2`.execute(tx);
-  for (let level = 2; level <= depth; level++) {
-    await sql`
-      insert into reserve_nodes (snapshot_id, level, idx, hash, sum)
-      select ${snapshotId}, ${level}::int, idx / 2,
-        sha256(decode('01', 'hex') || string_agg(hash, ''::bytea order by idx) || string_agg(reserve_u128(sum), ''::bytea order by idx)),
-        sum(sum)
-      from reserve_nodes where snapshot_id = ${snapshotId} and level = ${level - 1}::int
-      group by idx / 2`.execute(tx);
+    select member_id, (sum(amount) * 100000000)::numeric(78, 0)::text as units
+    from each group by member_id having sum(amount) > 0 order by member_id`.execute(tx);
+  const owed = new Liabilities();
+  for (;;) {
+    const batch = await sql<{ member_id: number | string; units: string }>`
+      fetch forward ${sql.lit(FETCH_ROWS)} from reserve_owed`.execute(tx);
+    for (const r of batch.rows) owed.push(Number(r.member_id), r.units);
+    if (batch.rows.length < FETCH_ROWS) break;
   }
-  const root = await sql<{ hash: Uint8Array; sum: string }>`
-    select hash, sum::text as sum from reserve_nodes
-    where snapshot_id = ${snapshotId} and level = ${depth}::int and idx = 0`.execute(tx);
-  const r = root.rows[0];
-  if (!r) throw new AppError('INVALID_STATE', { reason: 'SNAPSHOT_INCOMPLETE' });
-  const sum = BigInt(r.sum);
-  // every sum below the root is at most the root's: one check keeps all of them inside 16 bytes
-  if (sum > MAX_U128) throw new AppError('INVALID_STATE', { reason: 'LIABILITIES_TOO_LARGE' });
-  return { hash: r.hash, sum };
+  await sql`close reserve_owed`.execute(tx);
+  return owed;
+}
+
+/**
+ * Hashes the tree chunk by chunk and stores each chunk as it comes (035_reserves_blobs.sql): rows of at most
+ * CHUNK_RECORDS records (binary parameters of 3 MiB at most), one statement per chunk of leaves; then the member
+ * index in blocks of ENTRIES_PER_BLOCK entries. PostgreSQL writes one chunk while the API hashes the next.
+ * Throws 409 INVALID_STATE LIABILITIES_TOO_LARGE when the sum does not fit 16 bytes (nothing is committed).
+ */
+async function hashAndStore(tx: Tx, snapshotId: number, tree: SnapshotTree): Promise<void> {
+  const chunks = tree.chunks();
+  for (;;) {
+    let next: IteratorResult<StoredChunk[]>;
+    try {
+      next = chunks.next();
+    } catch (err) {
+      if (err instanceof RangeError) throw new AppError('INVALID_STATE', { reason: 'LIABILITIES_TOO_LARGE' });
+      throw err;
+    }
+    if (next.done) break;
+    await tx
+      .insertInto('reserve_levels')
+      .values(
+        next.value.map((c) => ({
+          snapshot_id: snapshotId,
+          level: c.level,
+          first_idx: c.firstIdx,
+          data: c.data,
+        })),
+      )
+      .execute();
+  }
+  // 1,000 rows of 3 parameters per statement, far below PostgreSQL's 65,535 parameters
+  for (let at = 0; at < tree.memberBlocks.length; at += 1000) {
+    await tx
+      .insertInto('reserve_member_blocks')
+      .values(
+        tree.memberBlocks.slice(at, at + 1000).map((b) => ({
+          snapshot_id: snapshotId,
+          first_member_id: b.firstMemberId,
+          entries: b.entries,
+        })),
+      )
+      .execute();
+  }
 }
 
 export interface SnapshotOptions {
@@ -121,11 +122,11 @@ export interface SnapshotOptions {
 
 /**
  * Takes one coin's snapshot (DECISIONS §20) in one REPEATABLE READ transaction, so the leaves are the ledger at
- * one instant: liabilities per member, leaves placed (salts, padding, random order), the tree built, and the
- * snapshot, its leaves and its nodes stored, all inside the database (nothing per member crosses to the API).
- * Snapshots of one coin are serialized by an advisory lock. Returns the snapshot id, or null when
- * `ifOlderThanMs` found a newer one. Throws 409 INVALID_STATE (collectLiabilities; LIABILITIES_TOO_LARGE when
- * the root's sum does not fit 16 bytes).
+ * one instant: liabilities per member streamed into the API, leaves placed (salts, padding, random order) and the
+ * tree hashed there chunk by chunk (snapshot-tree.ts), each chunk stored as it is hashed, then the root. Snapshots
+ * of one coin are serialized by an advisory lock. Returns the snapshot id, or null when `ifOlderThanMs` found a
+ * newer one. Throws 409 INVALID_STATE (collectLiabilities; LIABILITIES_TOO_LARGE when the root's sum does not fit
+ * 16 bytes).
  */
 export async function takeSnapshot(db: Db, coin: Coin, opts: SnapshotOptions): Promise<number | null> {
   return db
@@ -134,13 +135,13 @@ export async function takeSnapshot(db: Db, coin: Coin, opts: SnapshotOptions): P
     .execute(async (tx) => {
       await sql`select pg_advisory_xact_lock(hashtext(${`reserves:${coin}`}))`.execute(tx);
       if (opts.ifOlderThanMs !== undefined && (await newerThan(tx, coin, opts.ifOlderThanMs))) return null;
-      // the leaves' sort by salt and the per-level aggregates sort a million rows: in memory, not on disk
+      // the group by member_id of a million ledger rows sorts in memory, not on disk
       await sql`set local work_mem = '256MB'`.execute(tx);
       const clock = phaseClock(opts.timings);
-      const members = await collectLiabilities(tx, coin);
+      const owed = await collectLiabilities(tx, coin);
       clock('liabilities');
-      const size = paddedSize(members);
-      const { units, source, attest } = opts.reading;
+      const tree = new SnapshotTree(owed);
+      const { units, source } = opts.reading;
       const row = await tx
         .insertInto('reserve_snapshots')
         .values({
@@ -148,24 +149,23 @@ export async function takeSnapshot(db: Db, coin: Coin, opts: SnapshotOptions): P
           // the root is filled in below, in this same transaction: nobody reads the row before it commits
           root_hash: '0'.repeat(64),
           root_sum: '0',
-          leaf_count: size,
-          member_count: members,
+          leaf_count: tree.size,
+          member_count: owed.count,
           reserves: units === null ? null : fromUnits(units),
           reserves_source: source,
           addresses: JSON.stringify([]),
           taken_by: opts.takenBy,
+          nodes_from_level: NODES_FROM_LEVEL,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      await placeLeavesInDb(tx, row.id, size - members);
-      clock('leaves');
-      const root = await buildLevels(tx, row.id, Math.log2(size));
-      clock('tree');
-      const rootHash = toHex(root.hash);
-      const addresses = attest ? await attest(rootHash) : opts.reading.addresses;
+      await hashAndStore(tx, row.id, tree);
+      clock('tree and store');
+      const rootHash = toHex(tree.rootHash);
+      const addresses = opts.reading.attest ? await opts.reading.attest(rootHash) : opts.reading.addresses;
       await tx
         .updateTable('reserve_snapshots')
-        .set({ root_hash: rootHash, root_sum: root.sum.toString(), addresses: JSON.stringify(addresses) })
+        .set({ root_hash: rootHash, root_sum: tree.rootSum.toString(), addresses: JSON.stringify(addresses) })
         .where('id', '=', row.id)
         .execute();
       return row.id;

@@ -173,7 +173,7 @@ describe('proof of reserves', () => {
     expect(bad.status).toBe(1);
   });
 
-  it('encodes sums beyond 2^63 base units exactly (the database builds the tree): the proof still verifies', async () => {
+  it('encodes sums beyond 2^63 base units exactly (16-byte sums): the proof still verifies', async () => {
     // 99,999,999,999 XRP = 9,999,999,999,900,000,000 base units, past a signed 64-bit integer
     const whale = await trader(t, 'XRP', '99999999999', 'Han Jiwoo');
     await trader(t, 'XRP', '0.5', 'Yoon Seri');

@@ -25,6 +25,8 @@ export interface ReserveSnapshotsTable {
   reserves_source: ReservesSource;
   addresses: ColumnType<StoredReserveAddress[], string, string>;
   taken_by: number | null;
+  /** The lowest node level in reserve_levels (035); null for a snapshot stored as rows (026). */
+  nodes_from_level: ColumnType<number | null, number | null | undefined, never>;
 }
 
 export interface ReserveLeavesTable {
@@ -43,6 +45,21 @@ export interface ReserveNodesTable {
   sum: Numeric;
 }
 
+/** A chunk of a stored level of a snapshot's tree (035): 48-byte records from first_idx on, leaves at level 0. */
+export interface ReserveLevelsTable {
+  snapshot_id: number;
+  level: number;
+  first_idx: number;
+  data: Uint8Array;
+}
+
+/** A block of a snapshot's member index (035): 12-byte entries (member id, leaf index) ascending by member. */
+export interface ReserveMemberBlocksTable {
+  snapshot_id: number;
+  first_member_id: number;
+  entries: Uint8Array;
+}
+
 export interface ReserveDeclarationsTable {
   coin: Coin;
   amount: Numeric;
@@ -54,5 +71,7 @@ export interface ReservesTables {
   reserve_snapshots: ReserveSnapshotsTable;
   reserve_leaves: ReserveLeavesTable;
   reserve_nodes: ReserveNodesTable;
+  reserve_levels: ReserveLevelsTable;
+  reserve_member_blocks: ReserveMemberBlocksTable;
   reserve_declarations: ReserveDeclarationsTable;
 }
