@@ -5,7 +5,7 @@
 // Fan-out: events are committed in member_events (the real path: trigger -> NOTIFY -> the bus's LISTEN
 // connection -> the hub -> each stream's socket), each carrying `sent` (this process's clock just before the
 // commit); the child records when each arrived. Rounds: BENCH_ROUNDS rounds of one event to each of 1,000
-// random members (one statement, 1,000 rows and NOTIFYs), then 3 bursts of one event to every stream, then a
+// random members (one statement, 1,000 rows, one NOTIFY since 028), then 3 bursts of one event to every stream, then a
 // trade-like load: one order `change` row (6 parts, 2 members + operators) per 5 ms for 5 s.
 // Run: node --expose-gc --import tsx bench/sse-10k.ts   (BENCH_STREAMS=10000; raises ulimit -n itself)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -116,7 +116,7 @@ const pct = (xs: number[], p: number) =>
   xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One event to each member of `ids` in one statement (rows and NOTIFYs: ids.length). */
+/** One event to each member of `ids` in one statement (ids.length rows; one NOTIFY of id runs since 028). */
 async function fanOut(ids: number[]) {
   await sql`insert into member_events (member_id, type, data)
     select m, 'order', jsonb_build_object('id', 0, 'sent', ${now()}::float8) from unnest(${ids}::bigint[]) m`.execute(
