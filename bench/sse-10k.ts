@@ -5,10 +5,11 @@
 // Fan-out: events are committed in member_events (the real path: trigger -> NOTIFY -> the bus's LISTEN
 // connection -> the hub -> each stream's socket), each carrying `sent` (this process's clock just before the
 // commit); the child records when each arrived. Rounds: BENCH_ROUNDS rounds of one event to each of 1,000
-// random members (one statement, 1,000 rows and NOTIFYs), then 3 bursts of one event to every stream, then a
+// random members (one statement, 1,000 rows, one NOTIFY since 028), then 3 bursts of one event to every stream, then a
 // trade-like load: one order `change` row (6 parts, 2 members + operators) per 5 ms for 5 s.
 // Run: node --expose-gc --import tsx bench/sse-10k.ts   (BENCH_STREAMS=10000; raises ulimit -n itself)
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
 import { sql } from 'kysely';
 import { createMember } from '../apps/api/test/fixtures.ts';
 import { createTestApp } from '../apps/api/test/helpers.ts';
@@ -32,7 +33,10 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc --import tsx bench/sse-10k.ts');
 const now = () => performance.timeOrigin + performance.now();
 
-const t = await createTestApp({ EVENTS_HEARTBEAT_SEC: '20' });
+// heartbeats every 10 minutes: a heartbeat is a write to every stream (10,000 writes), which would otherwise land
+// in a measured phase now and then and count as fan-out CPU
+const t = await createTestApp({ EVENTS_HEARTBEAT_SEC: '600' });
+const load0 = loadavg();
 const { db } = t.app.deps;
 const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
 const members: { id: number; token: string }[] = [];
@@ -112,7 +116,7 @@ const pct = (xs: number[], p: number) =>
   xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))] ?? NaN;
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One event to each member of `ids` in one statement (rows and NOTIFYs: ids.length). */
+/** One event to each member of `ids` in one statement (ids.length rows; one NOTIFY of id runs since 028). */
 async function fanOut(ids: number[]) {
   await sql`insert into member_events (member_id, type, data)
     select m, 'order', jsonb_build_object('id', 0, 'sent', ${now()}::float8) from unnest(${ids}::bigint[]) m`.execute(
@@ -185,6 +189,7 @@ process.stdout.write(
     `heapUsed: ${mb(before.heap)} -> ${mb(during.heap)} (+${kb((during.heap - before.heap) / N)} per stream)`,
     `rss:      ${mb(before.rss)} -> ${mb(during.rss)} (+${kb((during.rss - before.rss) / N)} per stream)`,
     ...results,
+    `load average (1 min) at start / end: ${load0[0]?.toFixed(1)} / ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores`,
     '',
   ].join('\n'),
 );

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbHandle } from '../../db/client.ts';
 import { listenChannel } from '../../db/listen.ts';
+import { eventsInRuns } from './repo.ts';
 
 /**
  * The channel the member_events trigger notifies on (010_trade_room.sql); the session triggers announce revoked
@@ -57,24 +58,113 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-function parse(payload: string | undefined): LiveEvent | SessionEnd | null {
+/** A row as 010 and 028 put it in a payload: id, m = member id | null, t = name, d = data. */
+interface RawEvent {
+  id: number | string;
+  m: number | string | null;
+  t: LiveEvent['type'];
+  d: LiveEvent['data'];
+}
+
+const toEvent = (r: RawEvent): LiveEvent => ({
+  id: Number(r.id),
+  memberId: r.m === null ? null : Number(r.m),
+  type: r.t,
+  data: r.d,
+});
+
+/**
+ * What one NOTIFY on the channel says: `events` (028's small statement {b: [row...]}, or 010's single row), `runs`
+ * (028's larger statement {r: [[lo, hi]...]}: the listener reads those rows back), `end` (016: a session ended).
+ */
+export type BusMessage =
+  | { kind: 'events'; events: LiveEvent[] }
+  | { kind: 'runs'; runs: [number, number][] }
+  | { kind: 'end'; end: SessionEnd };
+
+/** Reads one payload of the channel; null for one it does not know (never throws). */
+export function parseMessage(payload: string | undefined): BusMessage | null {
   if (!payload) return null;
   try {
-    const raw = JSON.parse(payload) as {
-      id: number;
-      m: number | null;
-      t: LiveEvent['type'];
-      d: LiveEvent['data'];
+    const raw = JSON.parse(payload) as Partial<RawEvent> & {
       end?: string | null;
+      b?: RawEvent[];
+      r?: [number | string, number | string][];
     };
     if ('end' in raw) {
-      if (raw.m === null) return null;
-      return { memberId: Number(raw.m), sid: typeof raw.end === 'string' ? raw.end : null };
+      if (raw.m === null || raw.m === undefined) return null;
+      return {
+        kind: 'end',
+        end: { memberId: Number(raw.m), sid: typeof raw.end === 'string' ? raw.end : null },
+      };
     }
-    return { id: Number(raw.id), memberId: raw.m === null ? null : Number(raw.m), type: raw.t, data: raw.d };
+    if (Array.isArray(raw.b)) return { kind: 'events', events: raw.b.map(toEvent) };
+    if (Array.isArray(raw.r))
+      return { kind: 'runs', runs: raw.r.map(([lo, hi]) => [Number(lo), Number(hi)]) };
+    if (raw.id !== undefined) return { kind: 'events', events: [toEvent(raw as RawEvent)] };
+    return null;
   } catch {
     return null;
   }
+}
+
+/** Waits before reading a statement's rows again after a failed read (ms; doubles up to the cap). */
+const RETRY_MS = 250;
+const RETRY_MAX_MS = 5_000;
+
+/**
+ * Hands the live events of the channel's messages to `deliver` in the order they were notified: a statement's
+ * rows named by id runs are read back (one query) while later messages wait behind them, so ids never overtake
+ * each other and every row is delivered once. A failed read is retried (the rows are committed: NOTIFY comes on
+ * commit) until it succeeds or the bus closes.
+ */
+function orderedDelivery(
+  dbh: DbHandle,
+  log: FastifyBaseLogger,
+  deliver: (events: LiveEvent[]) => void,
+): { push(m: BusMessage & { kind: 'events' | 'runs' }): void; close(): void } {
+  const queue: (BusMessage & { kind: 'events' | 'runs' })[] = [];
+  let pumping = false;
+  let closed = false;
+  const read = async (runs: [number, number][]): Promise<LiveEvent[]> => {
+    for (let wait = RETRY_MS; !closed; wait = Math.min(wait * 2, RETRY_MAX_MS)) {
+      try {
+        return (await eventsInRuns(dbh.db, runs)).map((r) => ({
+          id: Number(r.id),
+          memberId: r.member_id === null ? null : Number(r.member_id),
+          type: r.type,
+          data: r.data,
+        }));
+      } catch (err) {
+        log.warn({ err }, "live events: reading a statement's rows failed; retrying");
+        await new Promise((resolve) => setTimeout(resolve, wait).unref());
+      }
+    }
+    return [];
+  };
+  const pump = async () => {
+    pumping = true;
+    for (let m = queue.shift(); m && !closed; m = queue.shift()) {
+      deliver(m.kind === 'events' ? m.events : await read(m.runs));
+    }
+    pumping = false;
+  };
+  return {
+    push(m) {
+      if (closed) return;
+      // nothing waiting: rows that came in the payload go out at once
+      if (!pumping && m.kind === 'events') {
+        deliver(m.events);
+        return;
+      }
+      queue.push(m);
+      if (!pumping) void pump();
+    },
+    close() {
+      closed = true;
+      queue.length = 0;
+    },
+  };
 }
 
 /** Starts listening; never throws for a database that is down (the listener retries until it is back). */
@@ -91,11 +181,14 @@ export async function startEventBus(dbh: DbHandle, log: FastifyBaseLogger): Prom
       }
     }
   };
+  const ordered = orderedDelivery(dbh, log, (events) => {
+    for (const e of events) run(handlers, e);
+  });
   const emit = (payload: string | undefined) => {
-    const e = parse(payload);
-    if (!e) return;
-    if ('sid' in e) run(endings, e);
-    else run(handlers, e);
+    const m = parseMessage(payload);
+    if (!m) return;
+    if (m.kind === 'end') run(endings, m.end);
+    else ordered.push(m);
   };
   const base = {
     subscribe: (h: (e: LiveEvent) => void) => {
@@ -115,5 +208,11 @@ export async function startEventBus(dbh: DbHandle, log: FastifyBaseLogger): Prom
       for (const r of reconnects) r();
     },
   });
-  return { ...base, close: () => listener.close() };
+  return {
+    ...base,
+    close: () => {
+      ordered.close();
+      return listener.close();
+    },
+  };
 }

@@ -22,6 +22,44 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export type EndReason = 'TOKEN_EXPIRED' | 'SESSION_ENDED';
 
+/**
+ * The SSE frames of one event, each serialized once however many streams it goes to (an operators' event goes to
+ * every operator's stream, a member's to each of their tabs). A `change` row is several events, each with the
+ * row's id: a stream gets only the parts meant for it.
+ */
+class Frames {
+  private unfolded: LiveEvent[] | null = null;
+  private readonly text: string[] = [];
+  constructor(readonly e: LiveEvent) {}
+
+  /** The events the row stands for (partsOf), unfolded once. */
+  get parts(): LiveEvent[] {
+    this.unfolded ??= partsOf(this.e);
+    return this.unfolded;
+  }
+
+  /** The frames `s` may see, concatenated ('' for none). */
+  for(s: Stream): string {
+    if (this.e.type !== 'change') {
+      if (!s.sees(this.e)) return '';
+      this.text[0] ??= frame(this.e.id, this.e);
+      return this.text[0];
+    }
+    const parts = this.parts;
+    let chunk = '';
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i] as LiveEvent;
+      if (!s.sees(p)) continue;
+      this.text[i] ??= frame(this.e.id, p);
+      chunk += this.text[i];
+    }
+    return chunk;
+  }
+}
+
+const frame = (id: number, p: LiveEvent) =>
+  `id: ${id}\nevent: ${p.type}\ndata: ${JSON.stringify(p.data)}\n\n`;
+
 /** One open event stream of one member (GET /api/v1/events). */
 class Stream {
   lastId = 0;
@@ -42,26 +80,23 @@ class Stream {
     return e.memberId === this.memberId || (e.memberId === null && this.operator);
   }
 
-  push(e: LiveEvent): void {
+  push(f: Frames): void {
     if (this.closed) return;
     if (!this.ready) {
-      this.pending.push(e);
+      this.pending.push(f.e);
       if (this.pending.length > MAX_PENDING) this.close();
       return;
     }
-    this.write(e);
+    this.write(f);
   }
 
-  write(e: LiveEvent): void {
-    if (this.recent.includes(e.id)) return;
-    this.recent.push(e.id);
+  write(f: Frames): void {
+    const id = f.e.id;
+    if (this.recent.includes(id)) return;
+    this.recent.push(id);
     if (this.recent.length > RECENT_IDS) this.recent.shift();
-    if (e.id > this.lastId) this.lastId = e.id;
-    // a `change` row is several events, each with the row's id: only the ones meant for this stream go out
-    let chunk = '';
-    for (const p of partsOf(e)) {
-      if (this.sees(p)) chunk += `id: ${e.id}\nevent: ${p.type}\ndata: ${JSON.stringify(p.data)}\n\n`;
-    }
+    if (id > this.lastId) this.lastId = id;
+    const chunk = f.for(this);
     if (chunk) this.send(chunk);
   }
 
@@ -139,23 +174,25 @@ export class EventHub {
 
   /** Delivers a committed event to the streams that may see it. */
   deliver(e: LiveEvent): void {
+    const f = new Frames(e);
     if (e.type !== 'change') {
       if (e.memberId !== null) {
-        for (const s of this.byMember.get(e.memberId) ?? []) s.push(e);
+        const set = this.byMember.get(e.memberId);
+        if (set) for (const s of set) s.push(f);
         return;
       }
-      for (const s of this.all()) if (s.sees(e)) s.push(e);
+      for (const s of this.all()) if (s.sees(e)) s.push(f);
       return;
     }
     // one row for every party told: each stream gets it once and writes the parts meant for it
     const told = new Set<Stream>();
     let operators = false;
-    for (const p of partsOf(e)) {
+    for (const p of f.parts) {
       if (p.memberId === null) operators = true;
       else for (const s of this.byMember.get(p.memberId) ?? []) told.add(s);
     }
     if (operators) for (const s of this.all()) if (s.operator) told.add(s);
-    for (const s of told) s.push(e);
+    for (const s of told) s.push(f);
   }
 
   /**
@@ -204,7 +241,7 @@ export class EventHub {
     s.ready = true;
     const held = s.pending;
     s.pending = [];
-    for (const e of held.sort((a, b) => a.id - b.id)) s.write(e);
+    for (const e of held.sort((a, b) => a.id - b.id)) s.write(new Frames(e));
   }
 
   /** A session ended on some instance: its streams on this one end (all of the member's when `sid` is null). */
@@ -245,7 +282,9 @@ export class EventHub {
       s.lastId = Number(rows[rows.length - 1]?.id ?? s.lastId);
       return;
     }
-    for (const r of rows) s.write({ id: Number(r.id), memberId: r.member_id, type: r.type, data: r.data });
+    for (const r of rows) {
+      s.write(new Frames({ id: Number(r.id), memberId: r.member_id, type: r.type, data: r.data }));
+    }
   }
 
   /** After the bus reconnected: every ready stream reads what it may have missed from the backlog. */

@@ -72,6 +72,30 @@ export async function eventsAfter(db: DbOrTx, afterId: number, reader: EventRead
   return rows.rows;
 }
 
+/** A backlog row as read back: bigint columns arrive as strings on PostgreSQL. */
+export interface EventRow {
+  id: number | string;
+  member_id: number | string | null;
+  type: LiveEvent['type'];
+  data: LiveEvent['data'];
+}
+
+/**
+ * The rows whose ids lie in the runs `[lo, hi]` (inclusive), oldest first: what a statement's NOTIFY named
+ * (028_event_notify_per_statement.sql; a run holds only that statement's rows). One read for every run.
+ */
+export async function eventsInRuns(
+  db: DbOrTx,
+  runs: readonly (readonly [number, number])[],
+): Promise<EventRow[]> {
+  const rows = await sql<EventRow>`
+      select e.id, e.member_id, e.type, e.data from member_events e
+      join unnest(${runs.map((r) => r[0])}::bigint[], ${runs.map((r) => r[1])}::bigint[]) as r(lo, hi)
+        on e.id between r.lo and r.hi
+      order by e.id`.execute(db);
+  return rows.rows;
+}
+
 /** Deletes events older than `maxAgeSec` seconds; returns the rows removed. */
 export async function deleteEventsOlderThan(db: DbOrTx, maxAgeSec: number): Promise<number> {
   const r = await sql`delete from member_events
