@@ -67,13 +67,20 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 function timedGet(url: string, token: string | null): Promise<{ ms: number; ok: boolean }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const req = http.get(url, { agent, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
-      res.resume();
-      res.on('end', () =>
-        resolve({ ms: performance.now() - t0, ok: (res.statusCode ?? 500) >= 200 && (res.statusCode ?? 500) < 300 }),
-      );
-      res.on('error', reject);
-    });
+    const req = http.get(
+      url,
+      { agent, headers: token ? { authorization: `Bearer ${token}` } : {} },
+      (res) => {
+        res.resume();
+        res.on('end', () =>
+          resolve({
+            ms: performance.now() - t0,
+            ok: (res.statusCode ?? 500) >= 200 && (res.statusCode ?? 500) < 300,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
   });
 }
@@ -108,7 +115,9 @@ async function measureOne(
   const s = { url: `${urls.small}${es[1]}`, token: es[2] };
   const g = { url: `${urls.grown}${eg[1]}`, token: eg[2] };
   for (const side of [s, g]) {
-    const res = await fetch(side.url, { headers: side.token ? { authorization: `Bearer ${side.token}` } : {} });
+    const res = await fetch(side.url, {
+      headers: side.token ? { authorization: `Bearer ${side.token}` } : {},
+    });
     if (!res.ok) out(`  ${es[0]}: ${side.url} answered ${res.status} ${(await res.text()).slice(0, 200)}\n`);
   }
   await burst(s.url, s.token, 0.5);

@@ -85,7 +85,8 @@ export async function actorsOf(app: Awaited<ReturnType<typeof buildApp>>, tag: '
     ),
   );
   const row = r.rows[0];
-  if (!row?.operator) throw new Error(`no busy member g${tag}1 or operator in ${app.deps.config.databaseUrl}`);
+  if (!row?.operator)
+    throw new Error(`no busy member g${tag}1 or operator in ${app.deps.config.databaseUrl}`);
   const member = await openSession(app.deps, { id: Number(row.busy), role: 'MEMBER' });
   const ops = await openSession(app.deps, { id: Number(row.operator), role: 'OPERATOR' });
   return {

@@ -12,7 +12,8 @@
  *   default /work/notes/growth-dbs.txt). BENCH_GROW_ONLY=1: make (and keep) them, measure nothing.
  *   BENCH_PAIRS (4 small/grown pairs per endpoint), BENCH_BURST (1.5 s each), BENCH_CONNECTIONS (10),
  *   BENCH_SEQ_MS (3000: the 1-connection pass per endpoint), BENCH_ONLY=<text> (endpoints whose name contains
- *   it), BENCH_NO_JOBS=1 (skip the job ticks).
+ *   it), BENCH_NO_JOBS=1 (skip the job ticks), BENCH_EXPLAIN=<ms> (no measuring: auto_explain with ANALYZE and
+ *   BUFFERS on the grown database for statements over <ms> ms, each endpoint read 5 times; plans in the server log).
  *
  * Small = the demo seed plus a growth at the minimum sizes (200 members, 50 listings, 2,000 orders, a member
  * with 20 purchases and 20 sales); grown = a copy of small plus the growth at --scale, whose busy member has
@@ -268,7 +269,9 @@ async function autoExplain(url: string, ms: string | null): Promise<void> {
       ['auto_explain.log_buffers', 'on'],
     ];
     for (const [k, v] of settings)
-      await c.query(ms === null ? `alter database ${name} reset ${k}` : `alter database ${name} set ${k} = '${v}'`);
+      await c.query(
+        ms === null ? `alter database ${name} reset ${k}` : `alter database ${name} set ${k} = '${v}'`,
+      );
   } finally {
     await c.end();
   }
@@ -280,7 +283,9 @@ async function explainGrown(apiUrl: string, eps: Endpoint[], log: (s: string) =>
     const ms: number[] = [];
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      const res = await fetch(`${apiUrl}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+      const res = await fetch(`${apiUrl}${path}`, {
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
       await res.text();
       ms.push(performance.now() - t0);
     }

@@ -145,21 +145,17 @@ const BEST_CANDIDATES = 50;
  *
  * The ranked read takes the first BEST_CANDIDATES figures off stats_listing_trades_rank_idx before joining:
  * joined whole, PostgreSQL hashed every OPEN listing (5,000 at two million orders) with every figure and sorted
- * them (50-330 ms); the job writes only listings OPEN at refresh, so the first 50 hold the 10 still listed
+ * them (50-330 ms, now 1 ms); the job writes only listings OPEN at refresh, so the first 50 hold the 10 still listed
  * unless 40 of them closed within the minute, and then the newest fill in.
  */
 export async function bestListings(db: DbOrTx): Promise<TradeListing[]> {
   const ranked = await withSeller(tradeBase(db, undefined))
-    .innerJoin(
-      (eb) =>
-        eb
-          .selectFrom('stats_listing_trades')
-          .select(['listing_id', 'trades'])
-          .orderBy('trades', 'desc')
-          .orderBy('listing_id', 'desc')
-          .limit(BEST_CANDIDATES)
-          .as('s'),
-      (join) => join.onRef('s.listing_id', '=', 'l.id'),
+    .innerJoin('stats_listing_trades as s', 's.listing_id', 'l.id')
+    // `= any(array(...))`: the candidates become an array first, then primary key lookups; as a joined
+    // subquery the planner still hashed every listed listing against them (3 ms at 5,000 listed).
+    .where(
+      sql<boolean>`l.id = any(array(select listing_id from stats_listing_trades
+        order by trades desc, listing_id desc limit ${BEST_CANDIDATES}))`,
     )
     .select(tradeColumns)
     .orderBy('s.trades', 'desc')

@@ -74,10 +74,7 @@ function searchFilter(q: string) {
         .map((d) => `${[...d].reverse().join('')}%`)
     : [];
   return (eb: ExpressionBuilder<DB, 'members'>) =>
-    eb.or([
-      eb(SEARCH_TEXT, 'ilike', text),
-      ...ends.map((p) => eb(PHONE_REVERSED, 'like', p)),
-    ]);
+    eb.or([eb(SEARCH_TEXT, 'ilike', text), ...ends.map((p) => eb(PHONE_REVERSED, 'like', p))]);
 }
 
 /**
