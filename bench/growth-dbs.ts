@@ -70,6 +70,26 @@ export async function growCopy(
   return url;
 }
 
+/**
+ * Moves the live orders' deadlines two hours ahead of now (never back), before each measuring: the growth set
+ * them minutes after it ran, and a kept database read later would otherwise settle its due orders inside the
+ * measured reads (the console's order list settles due orders first), measuring expiry instead of the read.
+ */
+export async function freshDeadlines(url: string): Promise<number> {
+  return withClient(url, async (c) => {
+    const r = await c.query(
+      `update buy_orders set
+         payment_deadline = case when status = 'REQUESTED'
+           then greatest(payment_deadline, now() + interval '2 hours') else payment_deadline end,
+         release_deadline = case when status = 'PAID'
+           then greatest(release_deadline, now() + interval '2 hours') else release_deadline end
+       where (status = 'REQUESTED' and payment_deadline < now() + interval '2 hours')
+          or (status = 'PAID' and release_deadline < now() + interval '2 hours')`,
+    );
+    return r.rowCount ?? 0;
+  });
+}
+
 /** The busy member of growth `tag` and the demo operator in the database of `app`, with fresh tokens. */
 export async function actorsOf(app: Awaited<ReturnType<typeof buildApp>>, tag: 'a' | 'b'): Promise<Actors> {
   const r = await withClient(app.deps.config.databaseUrl ?? '', (c) =>

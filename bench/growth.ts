@@ -33,7 +33,7 @@ import { seedDemo } from '../apps/api/src/modules/seed/index.ts';
 import { freshDatabase } from '../apps/api/test/infra.ts';
 import { devXpubs, freePort } from '../scripts/cluster.mjs';
 import { type Endpoint, measureAll, ratioTable } from './growth-ab.ts';
-import { type Actors, actorsOf, growCopy, noteDbs } from './growth-dbs.ts';
+import { type Actors, actorsOf, freshDeadlines, growCopy, noteDbs } from './growth-dbs.ts';
 import { timeJobs } from './growth-jobs.ts';
 import { grow, sizesAt } from './growth-sql.ts';
 
@@ -226,6 +226,9 @@ async function measureBoth(small: string, grown: string, jwtSecret: string, chil
   if (EXPLAIN) await autoExplain(grown, EXPLAIN);
   const s = await openApp(envS);
   const g = await openApp(envG);
+  out(
+    `live orders' deadlines moved ahead: ${await freshDeadlines(small)} small, ${await freshDeadlines(grown)} grown\n`,
+  );
   try {
     const [aS, aG] = [await actorsOf(s.app, 'a'), await actorsOf(g.app, 'b')];
     const api = ['--import', 'tsx', 'apps/api/src/server.ts'];
