@@ -16,3 +16,8 @@ create index sell_listings_listed_idx on sell_listings (seller_id) where status 
 create extension if not exists pg_trgm;
 create index members_names_trgm on members using gin ((login_id || ' ' || nickname || ' ' || name) gin_trgm_ops);
 create index members_phone_reversed_idx on members (reverse(phone_e164) text_pattern_ops);
+
+-- Statistics for the new expression indexes now: the planner estimates `reverse(phone_e164) like '...%'` from
+-- them, and autovacuum analyzes a table only after enough rows change (without them it walked every member).
+analyze members;
+analyze sell_listings;
