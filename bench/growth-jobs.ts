@@ -8,6 +8,8 @@ import { COINS } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { buildApp } from '../apps/api/src/app.ts';
 import type { Db } from '../apps/api/src/db/client.ts';
+import { ledgerCheckTick } from '../apps/api/src/ledger/index.ts';
+import { refreshListingTrades } from '../apps/api/src/modules/listings/index.ts';
 import { runOrderTimers } from '../apps/api/src/modules/orders/timers.ts';
 import { runRetentionPurge } from '../apps/api/src/modules/records/index.ts';
 import { declaredReserves, takeSnapshot } from '../apps/api/src/modules/reserves/index.ts';
@@ -74,6 +76,18 @@ export async function timeJobs(
   const rules = { years: cfg.retention.years, batch: cfg.retention.batch, loginBatch: 1000 };
   await timed(db, 'retention purge', () => runRetentionPurge(db, rules), out);
   await timed(db, 'retention purge, again', () => runRetentionPurge(db, rules), out);
+  await timed(db, 'best listings figures (7 days of COMPLETED orders)', () => refreshListingTrades(db), out);
+  // The ledger check as the lease holder runs it: the incremental pass within its budget (a grown ledger was
+  // never verified, so the first ticks walk it chunk by chunk), then the same tick again.
+  const lc = cfg.ledgerCheck;
+  const job = { ...lc, fullEveryMs: lc.fullHours * 3_600_000, budgetMs: Math.max(1000, lc.intervalMs / 2) };
+  const invariants = app.deps.invariants;
+  const tick = async () => {
+    const r = await ledgerCheckTick(db, invariants, job);
+    return { verified: r.verified, caughtUp: r.caughtUp, problems: r.problems.length, full: r.full };
+  };
+  await timed(db, 'ledger check tick', tick, out);
+  await timed(db, 'ledger check tick, again', tick, out);
   const read = declaredReserves(db);
   const coin = COINS[0];
   await timed(

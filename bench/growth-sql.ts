@@ -56,7 +56,9 @@ function statements(s: GrowthSizes, operatorId: number, tag: string): [string, s
   // Phone digit of this growth: the small and the grown phases write members side by side.
   const digit = tag === 'a' ? 3 : 4;
   // Live orders (REQUESTED, PAID, DISPUTED) are the newest ones, on OPEN listings (every tenth listing).
-  const live = Math.max(3, Math.round(O * 0.0005));
+  // At least a page (20) of each live status, so the console queues of the small database show full pages as
+  // the grown one's do: a page of 1 row beside a page of 20 measures the page size, not the growth.
+  const live = Math.max(63, Math.round(O * 0.0005));
   const year = `interval '365 days'`;
   return [
     [
@@ -93,13 +95,14 @@ function statements(s: GrowthSizes, operatorId: number, tag: string): [string, s
     ],
     [
       'listings',
-      // Listing k belongs to member k, in coin k mod 4; every tenth is OPEN, every hundred-and-first is
-      // PENDING_REVIEW, the rest CLOSED (sold out or closed). Listing 1 is the busy member's, OPEN.
+      // Listing k belongs to member k, in coin k mod 4; every tenth and listings 25-44 are OPEN, every
+      // hundred-and-first and listings 2-24 that are not OPEN are PENDING_REVIEW, the rest CLOSED (sold out or
+      // closed): a full page of each (20) even at the minimum sizes. Listing 1 is the busy member's, OPEN.
       `create temp table g_listings as
        with src as (
          select k, m.id as seller_id, (${COINS})[1 + k % 4] as coin,
                 round((${PRICES})[1 + k % 4] * (0.95 + (k % 101) / 1000.0))::bigint as price,
-                case when k = 1 or k % 10 = 0 then 'OPEN' when k % 101 = 0 then 'PENDING_REVIEW' else 'CLOSED' end
+                case when k = 1 or k % 10 = 0 or k between 25 and 44 then 'OPEN' when k % 101 = 0 or k <= 24 then 'PENDING_REVIEW' else 'CLOSED' end
                   as status
          from generate_series(1, ${L}) k join g_members m on m.n = k),
        ins as (

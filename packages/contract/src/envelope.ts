@@ -24,9 +24,11 @@ export const errorEnvelope = z.object({
 
 /**
  * Where a list's total stops being counted (issue 27): past it `totalCount` is this number and `totalCapped`
- * is true, shown as "10,000+". Counting a long history exactly would read all of it on every page.
+ * is true, shown as "1,000+". Counting a long history exactly would read all of it on every page; counting
+ * to 10,000 still cost 3-25 ms a page at two million orders (a search's matches are heap rows), several times
+ * the page itself, so the growth benchmark's lists were 2-5x slower grown than small (bench/README.md).
  */
-export const TOTAL_COUNT_CAP = 10_000;
+export const TOTAL_COUNT_CAP = 1_000;
 
 /** A page of a keyset-paginated list (SPEC §3 "List responses"). */
 export function pageOf<T extends z.ZodType>(item: T) {

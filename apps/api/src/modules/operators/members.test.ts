@@ -39,11 +39,19 @@ describe('operator guard', () => {
 });
 
 describe('GET /ops/api/v1/members', () => {
-  it('finds members by login ID, nickname, name and phone (E.164 or local form)', async () => {
+  it('finds members by login ID, nickname, name and phone (E.164, local form or its last digits)', async () => {
     const probe = await createMember(t, { name: 'Searchable Park' });
     const local = `0${probe.phoneE164.slice(3)}`; // +8210... -> 010...
     const dashed = `${local.slice(0, 3)}-${local.slice(3, 7)}-${local.slice(7)}`;
-    for (const q of [probe.loginId.toUpperCase(), probe.nickname, 'searchable', probe.phoneE164, dashed]) {
+    const qs = [
+      probe.loginId.toUpperCase(),
+      probe.nickname,
+      'searchable',
+      probe.phoneE164,
+      dashed,
+      local.slice(-7),
+    ];
+    for (const q of qs) {
       const r = await t.call<Page<OpsMember>>('GET', `/ops/api/v1/members?q=${encodeURIComponent(q)}`, {
         token: op.token,
       });

@@ -33,7 +33,7 @@ export async function opsOrders(
     let rows = orderWithParties(db);
     let count = db.selectFrom('buy_orders');
     if (status) {
-      rows = rows.where('o.status', '=', status);
+      rows = rows.where('o.status', '=', sql.lit(status));
       // a literal: a prepared statement's generic plan for "any status" reads the table for a rare one
       count = count.where('status', '=', sql.lit(status));
     }
@@ -42,7 +42,10 @@ export async function opsOrders(
       count = count.where(col, '=', q.memberId);
     }
     if (cursor) rows = rows.where('o.id', '<', cursor.id);
-    return { rows: rows.orderBy('o.id', 'desc').limit(q.size + 1), count };
+    // The status and the page size as literals: as a named prepared statement (db/prepared.ts) the page got a
+    // generic plan after five runs, for any status and any limit: a parallel walk joining hundreds of orders
+    // (95 ms for COMPLETED at two million orders, against 1 ms planned for its values).
+    return { rows: rows.orderBy('o.id', 'desc').limit(sql.lit(q.size + 1)), count };
   };
   // One member's orders: a keyset range on each side's index (buyer_id, id) and (seller_id, id), merged,
   // instead of an OR that reads and sorts every order the member ever had (issue 27).
@@ -79,7 +82,7 @@ async function disputeQueue(db: Db, q: { memberId?: number; size: number; cursor
     rows
       .orderBy('o.disputed_at', 'asc')
       .orderBy('o.id', 'asc')
-      .limit(q.size + 1)
+      .limit(sql.lit(q.size + 1))
       .execute(),
     cappedCount(db, count),
   ]);

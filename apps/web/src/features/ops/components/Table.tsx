@@ -71,7 +71,7 @@ interface PagerProps {
   page: Page<unknown> | undefined;
 }
 
-/** A list's total as shown: the count, or "10,000+" when the API stopped counting at its cap (issue 27). */
+/** A list's total as shown: the count, or "1,000+" when the API stopped counting at its cap (issue 27). */
 export function totalLabel(page: Page<unknown> | undefined): string {
   if (!page) return '0';
   const n = page.totalCount.toLocaleString('en-US');

@@ -60,7 +60,7 @@ export default function OverviewPage() {
             >
               <span className={s.statLabel}>{t(`ops:overview.${c.key}`)}</span>
               <span className={s.statValue}>
-                {/* counted up to the cap (issue 27): "10,000+" */}
+                {/* counted up to the cap (issue 27): "1,000+" */}
                 {value === undefined
                   ? '–'
                   : c.key === 'members' && summary.data?.membersCapped
