@@ -4,7 +4,7 @@
 // (DECISIONS §16).
 // Starts its own server (`apps/api/src/server.ts` with tsx, in-memory-like PGlite in a temp DATA_DIR, demo
 // members, static prices) serving apps/web/dist, and drives /usr/bin/chromium through chrome-launcher.
-// Usage: node bench/lighthouse.mjs [--build] [--runs N] [--dist DIR] [--json FILE] [--only /path]
+// Usage: node bench/lighthouse.mjs [--build] [--runs N] [--dist DIR] [--json FILE] [--only /path] [--tasks]
 import { execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -38,6 +38,15 @@ if (process.argv.includes('--build') || !existsSync(join(dist, 'index.html'))) {
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
+}
+
+function printTasks(path, run, lhr) {
+  const tasks = lhr.audits['long-tasks']?.details?.items ?? [];
+  const breakdown = lhr.audits['mainthread-work-breakdown']?.details?.items ?? [];
+  const fmt = (t) => `${Math.round(t.startTime)}+${Math.round(t.duration)} ${String(t.url).split('/').pop()}`;
+  process.stderr.write(`${path} run ${run} long tasks: ${tasks.map(fmt).join(', ')}\n`);
+  const kinds = breakdown.map((b) => `${b.groupLabel ?? b.group} ${Math.round(b.duration)}`).join(', ');
+  process.stderr.write(`${path} run ${run} main thread (ms): ${kinds}\n`);
 }
 
 async function signIn(base, cdpPort) {
@@ -135,6 +144,9 @@ async function main() {
             );
           }
         }
+        // --tasks: the run's long tasks (start, duration, script) and main-thread time by kind, to see what a
+        // slow run spent its blocking time on.
+        if (process.argv.includes('--tasks')) printTasks(path, i + 1, lhr);
         runs.push(row);
         process.stderr.write(
           `${path} run ${i + 1}: perf ${row.performance} TBT ${Math.round(row.TBT)} ms LCP ${Math.round(row.LCP)} ms benchmarkIndex ${Math.round(row.benchmarkIndex)}\n`,
