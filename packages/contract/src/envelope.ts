@@ -36,7 +36,10 @@ export function pageOf<T extends z.ZodType>(item: T) {
     list: z.array(item),
     nextCursor: z.string().nullable(),
     totalCount: z.number().int(),
-    /** True when there are more than TOTAL_COUNT_CAP rows: `totalCount` is then the cap, not the count. */
+    /**
+     * True when there are more rows than the list's cap (TOTAL_COUNT_CAP; a console member search 100):
+     * `totalCount` is then the cap, not the count.
+     */
     totalCapped: z.boolean().optional(),
   });
 }
@@ -46,6 +49,6 @@ export interface Page<T> {
   list: T[];
   nextCursor: string | null;
   totalCount: number;
-  /** True when the total passed TOTAL_COUNT_CAP (`totalCount` is the cap); absent or false otherwise. */
+  /** True when the total passed the list's cap (`totalCount` is the cap); absent or false otherwise. */
   totalCapped?: boolean;
 }

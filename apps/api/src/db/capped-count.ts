@@ -9,30 +9,32 @@ export interface CappedTotal {
   capped: boolean;
 }
 
-/** A capped total from the count of at most TOTAL_COUNT_CAP + 1 rows. */
-export function capTotal(n: number): CappedTotal {
-  return n > TOTAL_COUNT_CAP ? { total: TOTAL_COUNT_CAP, capped: true } : { total: n, capped: false };
+/** A capped total from the count of at most `cap` + 1 rows (TOTAL_COUNT_CAP unless a list says less). */
+export function capTotal(n: number, cap: number = TOTAL_COUNT_CAP): CappedTotal {
+  return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
 }
 
 /**
  * The total of a list counted up to TOTAL_COUNT_CAP (issue 27): `rows` is the list's FROM and WHERE (no
  * selection, no order); at most TOTAL_COUNT_CAP + 1 of its rows are read, so a page of a two-million-row history
  * costs what a page of a short one does. `{ total, capped }`, `capped` when there were more than the cap.
+ * `cap` lowers the cap for a list whose rows cost more to count (a member search's matches, SEARCH_COUNT_CAP).
  */
 export async function cappedCount<TB extends keyof DB>(
   db: DbOrTx,
   rows: SelectQueryBuilder<DB, TB, object>,
+  cap: number = TOTAL_COUNT_CAP,
 ): Promise<CappedTotal> {
   const r = await db
     .selectFrom(
       rows
         .select(sql<number>`1`.as('one'))
-        .limit(TOTAL_COUNT_CAP + 1)
+        .limit(cap + 1)
         .as('c'),
     )
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  return capTotal(Number(r.n));
+  return capTotal(Number(r.n), cap);
 }
 
 /** cappedCount of two disjoint row sets (a member's orders as buyer and as seller): each read up to the cap. */

@@ -3,6 +3,7 @@ import {
   type Coin,
   type MyListQuery,
   type MySellListing,
+  TOTAL_COUNT_CAP,
   type TradeListing,
   type TradeListQuery,
 } from '@p2p/contract';
@@ -10,7 +11,7 @@ import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { qty } from '../../db/numeric.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import { type Page, toPage } from '../../http/page.ts';
+import { capTotal, type Page, toPage } from '../../http/page.ts';
 import { toSellerStats } from './seller-stats.ts';
 import { iso, maskName } from './views.ts';
 
@@ -120,7 +121,17 @@ export async function tradeList(
     }
     rows = rows.orderBy('l.unit_price_krw', dir).orderBy('l.id', dir);
   }
-  const count = () => tradeBase(db, q.coin, excludeSellers).select((eb) => eb.fn.countAll<number>().as('n'));
+  // Counted up to the cap (issue 27): every listed listing was 5,000 index entries a page at 50,000 listings;
+  // past TOTAL_COUNT_CAP the page says "1,000+" (totalCapped).
+  const count = () =>
+    db
+      .selectFrom(
+        tradeBase(db, q.coin, excludeSellers)
+          .select(sql<number>`1`.as('one'))
+          .limit(TOTAL_COUNT_CAP + 1)
+          .as('c'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('n'));
   // One round trip: the count rides along as an uncorrelated scalar subquery, which PostgreSQL
   // runs once per statement (an InitPlan), so a page holds one pooled connection instead of two. Only a
   // page with no rows (past the end) needs the count on its own.
@@ -129,7 +140,7 @@ export async function tradeList(
     .limit(q.size + 1)
     .execute();
   const total = list[0] ? list[0].total_count : (await count().executeTakeFirstOrThrow()).n;
-  return toPage(list, q.size, Number(total), toTradeListing, (r) =>
+  return toPage(list, q.size, capTotal(Number(total)), toTradeListing, (r) =>
     encodeCursor(scope, { key: byPrice ? r.unit_price_krw : null, id: r.id }),
   );
 }

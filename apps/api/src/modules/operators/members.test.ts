@@ -1,8 +1,10 @@
 import type { OpsAuditEntry, OpsMember } from '@p2p/contract';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMember, type FixtureMember } from '../../../test/fixtures.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { hashPassword } from '../identity/index.ts';
+import { SEARCH_COUNT_CAP } from './queries.ts';
 
 let t: TestApp;
 let op: FixtureMember;
@@ -253,5 +255,32 @@ describe('suspend / unsuspend', () => {
       token: op.token,
     });
     expect(still.body.returnData.list[0]?.status).toBe('ACTIVE');
+  });
+});
+
+describe('GET /ops/api/v1/members: a search counted up to SEARCH_COUNT_CAP (issue 27)', () => {
+  it('counts a common name to 100 and says so (totalCapped); an unfiltered list and a rare name stay exact', async () => {
+    await sql`
+      insert into members (login_id, nickname, name, country_code, phone_e164, password_hash, kyc_level,
+                           bank_name, account_no)
+      select 'capsrch' || g, 'capsrchnick' || g, 'Common Yoon ' || g, '82', '+821069' || lpad(g::text, 6, '0'),
+             'x', 1, 'KB국민은행', lpad(g::text, 12, '0')
+      from generate_series(1, ${SEARCH_COUNT_CAP + 1}) g`.execute(t.app.deps.db);
+    const get = (q: string) =>
+      t.call<Page<OpsMember> & { totalCapped?: boolean }>('GET', `/ops/api/v1/members?q=${q}&size=20`, {
+        token: op.token,
+      });
+    const common = (await get('common%20yoon')).body.returnData;
+    expect(common.list).toHaveLength(20);
+    expect(common.nextCursor).not.toBeNull();
+    expect(common).toMatchObject({ totalCount: SEARCH_COUNT_CAP, totalCapped: true });
+    const rare = (await get('common%20yoon%2010')).body.returnData; // 10, 100, 101
+    expect(rare.totalCount).toBe(3);
+    expect(rare.totalCapped).toBeUndefined();
+    const all = await t.call<Page<OpsMember> & { totalCapped?: boolean }>('GET', '/ops/api/v1/members', {
+      token: op.token,
+    });
+    expect(all.body.returnData.totalCount).toBeGreaterThan(SEARCH_COUNT_CAP + 1);
+    expect(all.body.returnData.totalCapped).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import { session } from '../../../lib/storage';
 import { useTradeListings } from '../api/get-trade-listings';
 import { ListingCard, type PurchaseType } from '../components/ListingCard';
 import { PurchaseTypesHelp } from '../components/PurchaseTypesHelp';
+import { listTotal } from '../list-total';
 import s from '../trade.module.css';
 
 type CoinTab = Coin | 'all';
@@ -97,7 +98,7 @@ export default function TransactionPage() {
       <div className={s.toolbar}>
         <span className={s.total} data-testid="total-count">
           {/* no count until one is known: a failed or loading list is not "0 listings" */}
-          {q.data ? t('list.total', { count: q.data.pages[0]?.totalCount ?? 0 }) : '\u00a0'}
+          {q.data ? listTotal(t, q.data.pages[0]) : '\u00a0'}
         </span>
         <select
           className={s.sortSelect}
