@@ -86,4 +86,46 @@ describe('the screens of the trade protocol', () => {
     expect((await t.call('GET', `/ops/api/v1/orders/${id}`, { token: m.buyer.token })).status).toBe(403);
     expect((await t.call('GET', '/ops/api/v1/orders/99999999', { token: op.token })).status).toBe(404);
   });
+
+  it("pages the operator's order list by status and by member, newest first, each order once", async () => {
+    const m = await btcMarket(t, op);
+    const body = buyBody(m.id, 1_000_000, BTC_PRICE, m.buyer.wallet.id);
+    const placed: number[] = [];
+    for (let i = 0; i < 3; i++)
+      placed.push((await placeOrder<{ orderId: number }>(t, m.buyer, body)).body.returnData.orderId);
+    type Page = {
+      list: { orderId: number; status: string }[];
+      nextCursor: string | null;
+      totalCount: number;
+    };
+    const walk = async (query: string) => {
+      const ids: number[] = [];
+      let cursor: string | null = null;
+      // more reads than PostgreSQL's five custom plans, so a kept generic plan answers the later pages too
+      for (let i = 0; i < 50; i++) {
+        const path: string = `/ops/api/v1/orders?${query}&size=1${cursor ? `&cursor=${cursor}` : ''}`;
+        const r: { status: number; body: { returnData: Page } } = await t.call<Page>('GET', path, {
+          token: op.token,
+        });
+        expect(r.status).toBe(200);
+        ids.push(...r.body.returnData.list.map((o) => o.orderId));
+        cursor = r.body.returnData.nextCursor;
+        if (!cursor) return { ids, total: r.body.returnData.totalCount };
+      }
+      throw new Error('no last page');
+    };
+    const requested = await t.app.deps.db
+      .selectFrom('buy_orders')
+      .select('id')
+      .where('status', '=', 'REQUESTED')
+      .orderBy('id', 'desc')
+      .execute();
+    const byStatus = await walk('status=REQUESTED');
+    expect(byStatus.ids).toEqual(requested.map((r) => Number(r.id)));
+    expect(byStatus.total).toBe(requested.length);
+    const newestFirst = [...placed].reverse();
+    expect((await walk(`status=REQUESTED&memberId=${m.buyer.id}`)).ids).toEqual(newestFirst);
+    expect((await walk(`memberId=${m.seller.id}`)).ids).toEqual(newestFirst);
+    expect((await walk(`status=COMPLETED&memberId=${m.buyer.id}`)).ids).toEqual([]);
+  });
 });
