@@ -285,7 +285,10 @@ describe('closing a membership', () => {
           .executeTakeFirstOrThrow()
       ).status;
       if (closed.status === 200) {
-        expect(bought.status).toBe(401);
+        // The purchase lost: refused under the buyer's row lock (401, the member is CLOSED), or, when the close
+        // had committed before the purchase read the buyer's wallet, at that read (404, the wallet is disabled).
+        expect([401, 404]).toContain(bought.status);
+        if (bought.status === 404) expect(bought.body.returnMessage).toBe('WALLET_NOT_FOUND');
         expect([orders.length, status]).toEqual([0, 'CLOSED']);
       } else {
         expect([closed.status, closed.body.returnMessage, bought.status]).toEqual([
