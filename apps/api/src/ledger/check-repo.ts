@@ -163,9 +163,18 @@ export async function setRunningSum(db: DbOrTx, id: number, posted: string): Pro
   );
 }
 
-/** Clears the dirty marks after a comparison. */
+/** How many cleared marks make the table's statistics stale enough to refresh them at once. */
+const ANALYZE_AFTER_CLEARED = 10_000;
+
+/**
+ * Clears the dirty marks after a comparison. After a first pass or a rebuild (every account dirty) the planner's
+ * statistics still say "all dirty" until autovacuum analyzes the table, and the next ticks would scan every
+ * account instead of reading the partial index of the dirty ones; so a large clear analyzes the table itself.
+ */
 export async function clearDirty(db: DbOrTx): Promise<void> {
-  await sql`update ledger_check_accounts set dirty = false where dirty`.execute(db);
+  const r = await sql`update ledger_check_accounts set dirty = false where dirty`.execute(db);
+  if (Number(r.numAffectedRows ?? 0n) >= ANALYZE_AFTER_CLEARED)
+    await sql`analyze ledger_check_accounts`.execute(db);
 }
 
 /** Whole-ledger findings the full pass adds: per-coin totals not zero, negative member accounts. */
