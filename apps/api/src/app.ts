@@ -31,7 +31,7 @@ import { kycOpsRoutes, kycRoutes } from './modules/kyc/index.ts';
 import { listingOpsRoutes, listingRoutes, startTradeListCache } from './modules/listings/index.ts';
 import { installMetrics } from './modules/metrics/index.ts';
 import { createPushNetwork, type PushNetwork } from './modules/notifications/index.ts';
-import { operatorOpsRoutes, startLedgerCheckJob } from './modules/operators/index.ts';
+import { operatorOpsRoutes, startLedgerCheckJob, startOpsCountsFold } from './modules/operators/index.ts';
 import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from './modules/orders/index.ts';
 import { pricesRoutes } from './modules/prices/index.ts';
 import { recordRoutes } from './modules/records/index.ts';
@@ -163,6 +163,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installChainKeys(resolveChainKeys(config, app.log));
   // The ledger check job with the orders module's escrow invariants (GET /ops/api/v1/ledger/check, the tests).
   startLedgerCheck(app, deps);
+  // Issue 27: the console summary's queue counts are kept by triggers; every instance folds their deltas.
+  app.addHook('onClose', startOpsCountsFold(dbh.db, config.opsCountsFoldMs, app.log));
   await app.register(walletRoutes, deps);
   await app.register(listingRoutes, deps);
   await app.register(orderRoutes, deps);

@@ -142,10 +142,8 @@ export const opsSummary = z.object({
   requestedOrders: z.number().int(),
   /** Orders in DISPUTED: the dispute queue's length (DECISIONS §11). */
   disputedOrders: z.number().int(),
-  /** Members, counted up to TOTAL_COUNT_CAP (issue 27); `membersCapped` when there are more. */
+  /** Every member, closed ones included until purged (a kept count since issue 27: exact at any size). */
   members: z.number().int(),
-  /** True when `members` is the cap, shown "10,000+". */
-  membersCapped: z.boolean().optional(),
   suspendedMembers: z.number().int(),
 });
 export type OpsSummary = z.infer<typeof opsSummary>;

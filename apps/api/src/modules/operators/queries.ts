@@ -12,9 +12,10 @@ import type { Db } from '../../db/client.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
-import { capTotal, toPage } from '../../http/page.ts';
+import { toPage } from '../../http/page.ts';
 import { OPS_MEMBER_COLUMNS, type OpsMemberRow } from '../identity/index.ts';
 import { listWallets } from '../wallets/index.ts';
+import { readOpsCounts } from './counts-repo.ts';
 
 /*
  * The operator console's read models (DECISIONS §8): the audit log, the member list and member page, the
@@ -220,21 +221,9 @@ export async function listAuditLog(
 /**
  * GET /ops/api/v1/summary: what waits for an operator on the console home (DECISIONS §8): listings
  * pending review, external withdrawals pending, live buy orders (REQUESTED or PAID), disputes waiting for a
- * resolution (DECISIONS §11), and member counts.
+ * resolution (DECISIONS §11), and member counts. Exact, and read from the kept counts (037_ops_counts.sql,
+ * issue 27): a handful of rows however long the queues, where counting them read every live row.
  */
 export async function opsSummary(db: Db): Promise<OpsSummary> {
-  const r = await sql<OpsSummary>`
-    select
-      (select count(*) from sell_listings where status = 'PENDING_REVIEW')::int as "pendingListings",
-      (select count(*) from transfers
-        where status = 'PENDING' and type = 'WITHDRAW' and dest_type = 'EXTERNAL')::int as "pendingWithdrawals",
-      (select count(*) from buy_orders where status in ('REQUESTED', 'PAID'))::int as "requestedOrders",
-      (select count(*) from buy_orders where status = 'DISPUTED')::int as "disputedOrders",
-      (select count(*) from (select 1 from members limit ${TOTAL_COUNT_CAP + 1}) m)::int as "members",
-      (select count(*) from members where status = 'SUSPENDED')::int as "suspendedMembers"`.execute(db);
-  const row = r.rows[0];
-  if (!row) throw new Error('summary query returned no row');
-  // counted up to the cap (issue 27): the console shows "1,000+"
-  const members = capTotal(row.members);
-  return { ...row, members: members.total, ...(members.capped ? { membersCapped: true } : {}) };
+  return readOpsCounts(db);
 }

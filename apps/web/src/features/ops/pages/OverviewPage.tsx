@@ -59,14 +59,7 @@ export default function OverviewPage() {
               data-testid={`summary-${c.key}`}
             >
               <span className={s.statLabel}>{t(`ops:overview.${c.key}`)}</span>
-              <span className={s.statValue}>
-                {/* counted up to the cap (issue 27): "1,000+" */}
-                {value === undefined
-                  ? '–'
-                  : c.key === 'members' && summary.data?.membersCapped
-                    ? `${value.toLocaleString('en-US')}+`
-                    : value}
-              </span>
+              <span className={s.statValue}>{value === undefined ? '–' : value.toLocaleString('en-US')}</span>
             </Link>
           );
         })}
