@@ -145,8 +145,12 @@ export async function tradeList(
   );
 }
 
-/** How many of the best figures the carousel reads before it keeps the 10 still listed (bestListings). */
-const BEST_CANDIDATES = 50;
+/**
+ * How many of the best figures the carousel reads before it keeps the 10 still listed (bestListings). Each is a
+ * listing, member and track-record lookup: 50 cost 0.38-0.45 ms a read at 50,000 listings, 20 cost 0.17 ms
+ * (pgbench, prepared; issue 27).
+ */
+const BEST_CANDIDATES = 20;
 
 /**
  * The home carousel (SPEC §2 "/"): up to 10 listed listings with the most COMPLETED orders in the last
@@ -156,8 +160,8 @@ const BEST_CANDIDATES = 50;
  *
  * The ranked read takes the first BEST_CANDIDATES figures off stats_listing_trades_rank_idx before joining:
  * joined whole, PostgreSQL hashed every OPEN listing (5,000 at two million orders) with every figure and sorted
- * them (50-330 ms, now 1 ms); the job writes only listings OPEN at refresh, so the first 50 hold the 10 still listed
- * unless 40 of them closed within the minute, and then the newest fill in.
+ * them (50-330 ms, now 1 ms); the job writes only listings OPEN at refresh, so the first 20 hold the 10 still listed
+ * unless 10 of them closed within the minute, and then the newest fill in.
  */
 export async function bestListings(db: DbOrTx): Promise<TradeListing[]> {
   const ranked = await withSeller(tradeBase(db, undefined))
