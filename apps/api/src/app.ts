@@ -13,6 +13,7 @@ import { createChainReaders } from './chains/readers.ts';
 import { signerClientFromConfig } from './chains/signer-client.ts';
 import type { Config } from './config.ts';
 import { type DbHandle, openDb } from './db/client.ts';
+import { startKeptCountsFold } from './db/kept-counts.ts';
 import { migrate } from './db/migrate.ts';
 import type { AppDeps } from './deps.ts';
 import { createGuards } from './http/auth.ts';
@@ -31,7 +32,7 @@ import { kycOpsRoutes, kycRoutes } from './modules/kyc/index.ts';
 import { listingOpsRoutes, listingRoutes, startTradeListCache } from './modules/listings/index.ts';
 import { installMetrics } from './modules/metrics/index.ts';
 import { createPushNetwork, type PushNetwork } from './modules/notifications/index.ts';
-import { operatorOpsRoutes, startLedgerCheckJob, startOpsCountsFold } from './modules/operators/index.ts';
+import { operatorOpsRoutes, startLedgerCheckJob } from './modules/operators/index.ts';
 import { escrowInvariants, orderOpsRoutes, orderRoutes, startOrderTimers } from './modules/orders/index.ts';
 import { pricesRoutes } from './modules/prices/index.ts';
 import { recordRoutes } from './modules/records/index.ts';
@@ -163,8 +164,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installChainKeys(resolveChainKeys(config, app.log));
   // The ledger check job with the orders module's escrow invariants (GET /ops/api/v1/ledger/check, the tests).
   startLedgerCheck(app, deps);
-  // Issue 27: the console summary's queue counts are kept by triggers; every instance folds their deltas.
-  app.addHook('onClose', startOpsCountsFold(dbh.db, config.opsCountsFoldMs, app.log));
+  // Issue 27: the console summary's and the trade list's counts are kept by triggers; every instance folds.
+  app.addHook('onClose', startKeptCountsFold(dbh.db, config.keptCountsFoldMs, app.log));
   await app.register(walletRoutes, deps);
   await app.register(listingRoutes, deps);
   await app.register(orderRoutes, deps);

@@ -88,7 +88,7 @@ const schema = z.object({
   ORDER_TIMER_INTERVAL_MS: int(10_000),
   TRADE_LIST_CACHE_MS: int(1_000),
   BEST_LISTINGS_REFRESH_MS: int(60_000),
-  OPS_COUNTS_FOLD_MS: int(5_000),
+  KEPT_COUNTS_FOLD_MS: int(5_000),
   RESERVES_SNAPSHOT_HOURS: int(24),
   PG_PREPARED_STATEMENTS: bool.default(true),
   JWT_SECRET: z.string().min(32).optional(),
@@ -276,8 +276,8 @@ export interface Config {
   tradeListCacheMs: number;
   /** How often the home carousel's figures are rewritten (listings/best-listings.ts, issue 27); 0 = never. */
   bestListingsRefreshMs: number;
-  /** How often the console summary's count deltas are folded (operators/counts-job.ts, issue 27); 0 = never. */
-  opsCountsFoldMs: number;
+  /** How often the kept counts' deltas are folded (db/kept-counts.ts, issue 27); 0 = never. */
+  keptCountsFoldMs: number;
   /** DECISIONS §20: hours between the automatic proof-of-reserves snapshots of each coin; 0 = only on request. */
   reservesSnapshotHours: number;
   /**
@@ -507,7 +507,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     orders: ordersConfig(e),
     tradeListCacheMs: e.TRADE_LIST_CACHE_MS,
     bestListingsRefreshMs: e.BEST_LISTINGS_REFRESH_MS,
-    opsCountsFoldMs: e.OPS_COUNTS_FOLD_MS,
+    keptCountsFoldMs: e.KEPT_COUNTS_FOLD_MS,
     reservesSnapshotHours: e.RESERVES_SNAPSHOT_HOURS,
     retention: {
       years: e.RETENTION_YEARS,

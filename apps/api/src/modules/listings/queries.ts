@@ -1,17 +1,18 @@
 import {
   ACTIVE_LISTING_STATUSES,
+  COINS,
   type Coin,
   type MyListQuery,
   type MySellListing,
-  TOTAL_COUNT_CAP,
   type TradeListing,
   type TradeListQuery,
 } from '@p2p/contract';
 import { sql } from 'kysely';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import { keptCountSum } from '../../db/kept-counts.ts';
 import { qty } from '../../db/numeric.ts';
 import { decodeCursor, encodeCursor } from '../../http/cursor.ts';
-import { capTotal, type Page, toPage } from '../../http/page.ts';
+import { type Page, toPage } from '../../http/page.ts';
 import { toSellerStats } from './seller-stats.ts';
 import { iso, maskName } from './views.ts';
 
@@ -31,6 +32,20 @@ function tradeBase(db: DbOrTx, coin: TradeListQuery['coin'], exclude: readonly n
   if (coin) q = q.where('l.coin', '=', coin);
   if (exclude.length > 0) q = q.where('l.seller_id', 'not in', exclude);
   return q;
+}
+
+/**
+ * The trade list's total (issue 27): the kept count of listed listings of the coin, or of every coin
+ * (037_kept_counts.sql, `listed:<COIN>`), less those of suspended sellers and of `exclude` (read through
+ * sell_listings_listed_idx by seller: as many rows as those sellers have listed). Exact, and the same cost at
+ * 50 or 50,000 listed listings, where counting them read every one (to 1,000, "1,000+").
+ */
+function listedTotal(coin: TradeListQuery['coin'], exclude: readonly number[]) {
+  const keys = (coin ? [coin] : COINS).map((c) => `listed:${c}`);
+  const excluded = exclude.length > 0 ? sql`or l.seller_id = any(${[...exclude]}::bigint[])` : sql``;
+  return sql<string>`(${keptCountSum(keys)} - (select count(*) from sell_listings l
+    where l.status = 'OPEN' and l.remaining_qty >= l.min_qty ${coin ? sql`and l.coin = ${coin}` : sql``}
+      and (l.seller_id in (select sm.id from members sm where sm.status = 'SUSPENDED') ${excluded})))`;
 }
 
 /** The seller (identity's `members`) and their maintained track record (one primary-key row each, DECISIONS §11). */
@@ -121,26 +136,17 @@ export async function tradeList(
     }
     rows = rows.orderBy('l.unit_price_krw', dir).orderBy('l.id', dir);
   }
-  // Counted up to the cap (issue 27): every listed listing was 5,000 index entries a page at 50,000 listings;
-  // past TOTAL_COUNT_CAP the page says "1,000+" (totalCapped).
-  const count = () =>
-    db
-      .selectFrom(
-        tradeBase(db, q.coin, excludeSellers)
-          .select(sql<number>`1`.as('one'))
-          .limit(TOTAL_COUNT_CAP + 1)
-          .as('c'),
-      )
-      .select((eb) => eb.fn.countAll<number>().as('n'));
-  // One round trip: the count rides along as an uncorrelated scalar subquery, which PostgreSQL
-  // runs once per statement (an InitPlan), so a page holds one pooled connection instead of two. Only a
-  // page with no rows (past the end) needs the count on its own.
+  // One round trip: the total rides along as an uncorrelated scalar subquery, which PostgreSQL runs once per
+  // statement (an InitPlan), so a page holds one pooled connection. Only a page with no rows (past the end)
+  // reads it on its own.
   const list = await rows
-    .select(count().as('total_count'))
+    .select(listedTotal(q.coin, excludeSellers).as('total_count'))
     .limit(q.size + 1)
     .execute();
-  const total = list[0] ? list[0].total_count : (await count().executeTakeFirstOrThrow()).n;
-  return toPage(list, q.size, capTotal(Number(total)), toTradeListing, (r) =>
+  const total = list[0]
+    ? list[0].total_count
+    : (await db.selectNoFrom(listedTotal(q.coin, excludeSellers).as('n')).executeTakeFirstOrThrow()).n;
+  return toPage(list, q.size, { total: Number(total), capped: false }, toTradeListing, (r) =>
     encodeCursor(scope, { key: byPrice ? r.unit_price_krw : null, id: r.id }),
   );
 }

@@ -36,23 +36,28 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('GET /api/v1/sell-listings: the total counted up to TOTAL_COUNT_CAP (issue 27)', () => {
-  it('is exact up to the cap, then the cap with totalCapped; a coin filter is counted on its own', async () => {
+describe('GET /api/v1/sell-listings: the total from the kept counts (issue 27, 037_kept_counts.sql)', () => {
+  it('is exact past TOTAL_COUNT_CAP, per coin, and leaves out a suspended seller', async () => {
     // a page size of its own per read: each is a new key of the trade list cache (dropped by a notice that
     // may come after the next read)
-    const get = (q: string) =>
-      t.call<Page<TradeListing>>('GET', `/api/v1/sell-listings?${q}`, { token: viewer.token });
-    await listMany(1, TOTAL_COUNT_CAP / 4);
-    const exact = (await get('size=20')).body.returnData;
-    expect(exact.totalCount).toBe(TOTAL_COUNT_CAP);
-    expect(exact.totalCapped).toBeUndefined();
+    let size = 10;
+    const get = async (q = '') =>
+      (
+        await t.call<Page<TradeListing>>('GET', `/api/v1/sell-listings?size=${size++}${q}`, {
+          token: viewer.token,
+        })
+      ).body.returnData;
+    await listMany(1, TOTAL_COUNT_CAP / 4 + 1);
+    const all = await get();
+    expect(all.totalCount).toBe(TOTAL_COUNT_CAP + 4);
+    expect(all.totalCapped).toBeUndefined();
+    expect((await get('&coin=BTC')).totalCount).toBe(TOTAL_COUNT_CAP / 4 + 1);
 
-    await listMany(TOTAL_COUNT_CAP / 4 + 1, 1);
-    const capped = (await get('size=21')).body.returnData;
-    expect(capped).toMatchObject({ totalCount: TOTAL_COUNT_CAP, totalCapped: true });
-    expect(capped.list).toHaveLength(21);
-    const btc = (await get('size=22&coin=BTC')).body.returnData;
-    expect(btc.totalCount).toBe(TOTAL_COUNT_CAP / 4 + 1);
-    expect(btc.totalCapped).toBeUndefined();
+    await sql`update members set status = 'SUSPENDED' where login_id = 'tt1'`.execute(t.app.deps.db);
+    expect((await get()).totalCount).toBe(TOTAL_COUNT_CAP);
+    expect((await get('&coin=BTC')).totalCount).toBe(TOTAL_COUNT_CAP / 4);
+    await sql`update sell_listings set status = 'CLOSED' where coin = 'ETH'`.execute(t.app.deps.db);
+    expect((await get()).totalCount).toBe((TOTAL_COUNT_CAP / 4) * 3);
+    expect((await get('&coin=ETH')).totalCount).toBe(0);
   });
 });

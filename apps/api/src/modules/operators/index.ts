@@ -4,7 +4,6 @@
  * only this file.
  */
 
-export { startOpsCountsFold } from './counts-job.ts';
 export { LEDGER_CHECK_JOB, startLedgerCheckJob } from './ledger-check-job.ts';
 export { ensureOperator } from './operators.ts';
 export { operatorOpsRoutes } from './ops-routes.ts';

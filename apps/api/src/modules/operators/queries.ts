@@ -9,13 +9,13 @@ import {
 import { type ExpressionBuilder, sql } from 'kysely';
 import { cappedCount } from '../../db/capped-count.ts';
 import type { Db } from '../../db/client.ts';
+import { readKeptCounts } from '../../db/kept-counts.ts';
 import type { DB } from '../../db/schema.ts';
 import { AppError } from '../../errors/index.ts';
 import { decodeIdCursor, encodeIdCursor } from '../../http/cursor.ts';
 import { toPage } from '../../http/page.ts';
 import { OPS_MEMBER_COLUMNS, type OpsMemberRow } from '../identity/index.ts';
 import { listWallets } from '../wallets/index.ts';
-import { readOpsCounts } from './counts-repo.ts';
 
 /*
  * The operator console's read models (DECISIONS §8): the audit log, the member list and member page, the
@@ -222,9 +222,19 @@ export async function listAuditLog(
 /**
  * GET /ops/api/v1/summary: what waits for an operator on the console home (DECISIONS §8): listings
  * pending review, external withdrawals pending, live buy orders (REQUESTED or PAID), disputes waiting for a
- * resolution (DECISIONS §11), and member counts. Exact, and read from the kept counts (037_ops_counts.sql,
+ * resolution (DECISIONS §11), and member counts. Exact, and read from the kept counts (037_kept_counts.sql,
  * issue 27): a handful of rows however long the queues, where counting them read every live row.
  */
 export async function opsSummary(db: Db): Promise<OpsSummary> {
-  return readOpsCounts(db);
+  return readKeptCounts(db, SUMMARY_KEYS);
 }
+
+/** The summary's kept counts (037_kept_counts.sql): the keys are the answer's fields. */
+const SUMMARY_KEYS = [
+  'pendingListings',
+  'pendingWithdrawals',
+  'requestedOrders',
+  'disputedOrders',
+  'members',
+  'suspendedMembers',
+] as const satisfies readonly (keyof OpsSummary)[];
