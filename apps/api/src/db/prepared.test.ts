@@ -7,7 +7,8 @@ const BASE_URL = process.env.DATABASE_URL;
 
 /**
  * Named prepared statements on PostgreSQL (prepared.ts): a parameterized statement is prepared once
- * per connection and reused; statements without parameters are not; results are the same either way.
+ * per connection and reused, and so is a single select without them; other statements without parameters are
+ * not; results are the same either way.
  */
 describe.skipIf(!BASE_URL)('prepared statements on the PostgreSQL pool', () => {
   let fresh: FreshDatabase;
@@ -29,9 +30,16 @@ describe.skipIf(!BASE_URL)('prepared statements on the PostgreSQL pool', () => {
       const prepared = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
         conn,
       );
-      // the probe once (two uses), and the view query itself, which has no parameters, not at all
+      // the probe once (two uses); the view query has no parameters, and as a single select it is named too
       expect(prepared.rows.filter((r) => r.statement.includes('::int + 1'))).toHaveLength(1);
-      expect(prepared.rows.filter((r) => r.statement.includes('pg_prepared_statements'))).toHaveLength(0);
+      expect(prepared.rows.filter((r) => r.statement.includes('pg_prepared_statements'))).toHaveLength(1);
+      await sql`begin`.execute(conn);
+      await sql`commit`.execute(conn);
+      const again = await sql<{ statement: string }>`select statement from pg_prepared_statements`.execute(
+        conn,
+      );
+      // transaction control is never named
+      expect(again.rows.filter((r) => /^\s*(begin|commit)/i.test(r.statement))).toHaveLength(0);
     });
   });
 

@@ -26,13 +26,22 @@ const PARTIAL_CONFLICT_TARGET = /\bon conflict\s*\([^)]*\)\s*where\b/i;
 const PATCHED = Symbol('preparedStatements');
 
 /**
+ * A single `select` (or `with ... select`) without parameters: named too (issue 27). A read whose constants are
+ * written into its text so that PostgreSQL plans for them (the trade list's statuses and limits) has no
+ * parameters left, and unnamed it was planned again on every run (0.8 ms for the home carousel's join, more than
+ * running it). Transaction control and migration scripts (several statements, which the extended protocol
+ * refuses) stay unnamed.
+ */
+const SINGLE_SELECT = /^\s*(?:select|with)\b[^;]*$/i;
+
+/**
  * Makes `client` send each parameterized statement Kysely gives it as a named prepared statement.
  * node-postgres parses a named statement once per connection and then only binds and executes it, and
  * PostgreSQL can keep its plan: on the purchase path planning cost more server CPU than executing (the order
  * view's join: 1.06 ms to plan, 0.06 ms to run, measured with pg_stat_statements; bench/README.md). The
  * name is the same for the same text in every connection of the process (`k<n>`). Statements without
  * parameters (`begin`, `commit`, multi-statement migration scripts, which the extended protocol would refuse)
- * are sent as before. PostgreSQL's `plan_cache_mode = auto` still plans a statement for its values when the
+ * are sent as before, except a single select (SINGLE_SELECT). PostgreSQL's `plan_cache_mode = auto` still plans a statement for its values when the
  * generic plan would cost more (a partial index matched by a parameterized status), so a named statement
  * never gets a worse plan than it had. Statements that select `*` (STAR_COLUMNS) or name a partial index as
  * their conflict target (PARTIAL_CONFLICT_TARGET) stay unnamed. Idempotent: a client is patched once.
@@ -50,7 +59,7 @@ export function usePreparedStatements(client: pg.PoolClient): void {
       if (
         typeof text === 'string' &&
         Array.isArray(values) &&
-        values.length > 0 &&
+        (values.length > 0 || SINGLE_SELECT.test(text)) &&
         args.length === 2 &&
         !STAR_COLUMNS.test(text) &&
         !PARTIAL_CONFLICT_TARGET.test(text)
