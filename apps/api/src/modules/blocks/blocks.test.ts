@@ -39,7 +39,8 @@ async function tradeListIds(token?: string) {
     headers: token ? { authorization: `Bearer ${token}` } : {},
   });
   const ids = (res.json().returnData.list as { listingId: number }[]).map((l) => l.listingId);
-  return { ids, cacheControl: res.headers['cache-control'], etag: res.headers.etag };
+  const total = res.json().returnData.totalCount as number;
+  return { ids, total, cacheControl: res.headers['cache-control'], etag: res.headers.etag };
 }
 
 describe('the block list', () => {
@@ -132,6 +133,9 @@ describe('what a block does', () => {
     const mine = await tradeListIds(blocker.token);
     expect(mine.ids).not.toContain(listingId);
     expect(mine.ids).toContain(blockerListing);
+    // the total leaves the blocked seller's listing out too (a kept count less the blocked sellers', issue 27)
+    expect(mine.total).toBe(mine.ids.length);
+    expect(mine.total).toBe((await tradeListIds()).total - 1);
     // The blocker's answer is their own: never stored by a browser or proxy, no shared ETag.
     expect([mine.cacheControl, mine.etag]).toEqual(['no-store', undefined]);
     for (const view of [

@@ -110,7 +110,7 @@ export async function listMembers(
   if (o.cursor) page = page.where('id', '<', decodeIdCursor('members', o.cursor));
   const rows = await page
     .orderBy('id', 'desc')
-    .limit(o.size + 1)
+    .limit(sql.lit(o.size + 1)) // a literal: see cappedCount
     .execute();
   // counted up to the cap (issue 27): 200,000 members are "1,000+", every "kim" "100+"
   const total = await cappedCount(db, count, filter ? SEARCH_COUNT_CAP : TOTAL_COUNT_CAP);
