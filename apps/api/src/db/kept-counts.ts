@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { everyInterval } from '../interval-job.ts';
 import type { Db, DbOrTx } from './client.ts';
 
 /** How many deltas one fold statement takes at most: a fold after a burst of expiries stays a short statement. */
@@ -67,27 +68,10 @@ export function startKeptCountsFold(
   intervalMs: number,
   log: { error: (obj: unknown, msg: string) => void },
 ): () => Promise<void> {
-  if (intervalMs <= 0) return async () => undefined;
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
   const foldAll = async () => {
-    while (!stopped && (await foldKeptCounts(db)) >= FOLD_BATCH) {
+    while ((await foldKeptCounts(db)) >= FOLD_BATCH) {
       // a burst (an expiry sweep, a bulk suspension) left more than a batch: take the next one now
     }
   };
-  const tick = () => {
-    if (running || stopped) return;
-    running = foldAll()
-      .catch((err) => log.error({ err }, 'kept counts fold failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const handle = setInterval(tick, intervalMs);
-  handle.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(handle);
-    await running;
-  };
+  return everyInterval(intervalMs, foldAll, (err) => log.error({ err }, 'kept counts fold failed'));
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { everyInterval } from '../../interval-job.ts';
 import { refreshListingTrades } from './queries.ts';
 
 /**
@@ -13,23 +14,8 @@ export function startBestListingsJob(
   intervalMs: number,
   log: { error: (obj: unknown, msg: string) => void },
 ): () => Promise<void> {
-  if (intervalMs <= 0) return async () => undefined;
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = refreshListingTrades(db)
-      .catch((err) => log.error({ err }, 'best listings refresh failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  tick();
-  const handle = setInterval(tick, intervalMs);
-  handle.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(handle);
-    await running;
-  };
+  const refresh = () => refreshListingTrades(db);
+  return everyInterval(intervalMs, refresh, (err) => log.error({ err }, 'best listings refresh failed'), {
+    runNow: true,
+  });
 }

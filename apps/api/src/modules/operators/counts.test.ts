@@ -7,6 +7,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { foldKeptCounts, readKeptCounts } from '../../db/kept-counts.ts';
 import { inTx } from '../../db/tx.ts';
 import { BTC_PRICE, btcMarket, buyBody, listVia, placeOrder, trader } from '../orders/test-kit.ts';
+import { SUMMARY_KEYS } from './queries.ts';
 
 let t: TestApp;
 let op: FixtureMember;
@@ -35,15 +36,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const SUMMARY = [
-  'pendingListings',
-  'pendingWithdrawals',
-  'requestedOrders',
-  'disputedOrders',
-  'members',
-  'suspendedMembers',
-] as const;
-const KEYS = [...SUMMARY, ...COINS.map((c) => `listed:${c}`)];
+const KEYS = [...SUMMARY_KEYS, ...COINS.map((c) => `listed:${c}`)];
 
 /** Every kept count as the tables say now, with the same filters as 037's key functions. */
 async function recount(db: DbOrTx): Promise<Record<string, number>> {
@@ -103,7 +96,7 @@ describe('kept counts: the console summary and the trade list total (037_kept_co
     expect(counts).toEqual(await recount(db));
     // what the console and the trade list answer agree, and folding changes nothing but where the numbers sit
     const r = await t.call<OpsSummary>('GET', '/ops/api/v1/summary', { token: op.token });
-    expect(r.body.returnData).toEqual(Object.fromEntries(SUMMARY.map((k) => [k, counts[k]])));
+    expect(r.body.returnData).toEqual(Object.fromEntries(SUMMARY_KEYS.map((k) => [k, counts[k]])));
     const list = await t.call<Page<TradeListing>>('GET', '/api/v1/sell-listings?size=1');
     expect(list.body.returnData.totalCount).toBe(await listedNow(db));
     await Promise.all([foldKeptCounts(db), foldKeptCounts(db)]);

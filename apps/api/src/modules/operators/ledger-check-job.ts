@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
+import { everyInterval } from '../../interval-job.ts';
 import { type Invariant, type LedgerCheckOptions, ledgerCheckTick } from '../../ledger/index.ts';
 import { acquireJobLease, markJobRun, releaseJobLease } from '../records/index.ts';
 
@@ -22,26 +23,15 @@ export function startLedgerCheckJob(
 ): () => Promise<void> {
   if (o.intervalMs <= 0) return async () => undefined;
   const holder = randomUUID();
-  let running: Promise<unknown> | null = null;
   const runOnce = async () => {
     if (!(await acquireJobLease(db, LEDGER_CHECK_JOB, holder, o.intervalMs * 3))) return;
     const out = await ledgerCheckTick(db, invariants, o);
     await markJobRun(db, LEDGER_CHECK_JOB, holder);
     if (out.problems.length > 0) log.warn({ problems: out.problems }, 'ledger check found problems');
   };
-  const tick = () => {
-    if (running) return;
-    running = runOnce()
-      .catch((err) => log.error({ err }, 'ledger check failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const handle = setInterval(tick, o.intervalMs);
-  handle.unref();
+  const stop = everyInterval(o.intervalMs, runOnce, (err) => log.error({ err }, 'ledger check failed'));
   return async () => {
-    clearInterval(handle);
-    await running;
+    await stop();
     await releaseJobLease(db, LEDGER_CHECK_JOB, holder).catch(() => undefined);
   };
 }

@@ -230,7 +230,7 @@ export async function opsSummary(db: Db): Promise<OpsSummary> {
 }
 
 /** The summary's kept counts (037_kept_counts.sql): the keys are the answer's fields. */
-const SUMMARY_KEYS = [
+export const SUMMARY_KEYS = [
   'pendingListings',
   'pendingWithdrawals',
   'requestedOrders',

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client.ts';
+import { everyInterval } from '../../interval-job.ts';
 import { dueOrderIds, isOrderDue } from './repo.ts';
 import { settleOrder } from './transitions.ts';
 
@@ -57,22 +58,6 @@ export function startOrderTimers(
   intervalMs: number,
   log: { error: (obj: unknown, msg: string) => void },
 ): () => Promise<void> {
-  if (intervalMs <= 0) return async () => undefined;
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = runOrderTimers(db, (err, orderId) => log.error({ err, orderId }, 'order timer failed'))
-      .catch((err) => log.error({ err }, 'order timer sweep failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const handle = setInterval(tick, intervalMs);
-  handle.unref();
-  return async () => {
-    stopped = true;
-    clearInterval(handle);
-    await running;
-  };
+  const sweep = () => runOrderTimers(db, (err, orderId) => log.error({ err, orderId }, 'order timer failed'));
+  return everyInterval(intervalMs, sweep, (err) => log.error({ err }, 'order timer sweep failed'));
 }

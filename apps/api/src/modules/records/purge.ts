@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { LOGIN_HISTORY_DAYS } from '@p2p/contract';
 import type { Db } from '../../db/client.ts';
 import { inTx } from '../../db/tx.ts';
+import { everyInterval } from '../../interval-job.ts';
 import { purgeBankOf } from '../bank/index.ts';
 import { deleteBlocksOf } from '../blocks/index.ts';
 import { purgeMessagesOf } from '../chat/index.ts';
@@ -110,26 +111,15 @@ export function startRetentionJob(
 ): () => Promise<void> {
   if (intervalMs <= 0) return async () => undefined;
   const holder = randomUUID();
-  let running: Promise<unknown> | null = null;
   const runOnce = async () => {
     if (!(await acquireJobLease(db, RETENTION_JOB, holder, intervalMs * 2))) return;
     const out = await runRetentionPurge(db, rules);
     await markJobRun(db, RETENTION_JOB, holder);
     if (Object.values(out).some((n) => n > 0)) log.info(out, 'retention purge');
   };
-  const tick = () => {
-    if (running) return;
-    running = runOnce()
-      .catch((err) => log.error({ err }, 'retention purge failed'))
-      .finally(() => {
-        running = null;
-      });
-  };
-  const handle = setInterval(tick, intervalMs);
-  handle.unref();
+  const stop = everyInterval(intervalMs, runOnce, (err) => log.error({ err }, 'retention purge failed'));
   return async () => {
-    clearInterval(handle);
-    await running;
+    await stop();
     await releaseJobLease(db, RETENTION_JOB, holder).catch(() => undefined);
   };
 }
