@@ -164,8 +164,6 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   installChainKeys(resolveChainKeys(config, app.log));
   // The ledger check job with the orders module's escrow invariants (GET /ops/api/v1/ledger/check, the tests).
   startLedgerCheck(app, deps);
-  // Issue 27: the console summary's and the trade list's counts are kept by triggers; every instance folds.
-  app.addHook('onClose', startKeptCountsFold(dbh.db, config.keptCountsFoldMs, app.log));
   await app.register(walletRoutes, deps);
   await app.register(listingRoutes, deps);
   await app.register(orderRoutes, deps);
@@ -201,13 +199,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
 /**
  * The orders module's escrow invariants join the ledger check, which runs as a job on the instance holding its
- * lease (issue 27); the endpoint answers the job's stored result. Closing the app stops it.
+ * lease (issue 27); the endpoint answers the job's stored result. The kept counts' fold (db/kept-counts.ts)
+ * starts beside it: both are bookkeeping jobs over the whole database. Closing the app stops them.
  */
 function startLedgerCheck(app: FastifyInstance, deps: AppDeps): void {
   deps.invariants.push(...escrowInvariants);
   const lc = deps.config.ledgerCheck;
   const job = { ...lc, fullEveryMs: lc.fullHours * 3_600_000, budgetMs: Math.max(1000, lc.intervalMs / 2) };
   app.addHook('onClose', startLedgerCheckJob(deps.db, deps.invariants, job, app.log));
+  // Issue 27: the console summary's and the trade list's counts are kept by triggers; every instance folds.
+  app.addHook('onClose', startKeptCountsFold(deps.db, deps.config.keptCountsFoldMs, app.log));
 }
 
 /** Fastify's own options: the redacting logger, request ids, the body limit, the proxy hops, the close policy. */
