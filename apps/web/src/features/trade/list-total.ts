@@ -4,10 +4,11 @@ import type { Page } from '@p2p/contract';
 type Translate = (key: string, values: Record<string, unknown>) => string;
 
 /**
- * The trade list's "총 N건" (SPEC §2) from its first page: the exact count, or "총 1,000건 이상" / "Total 1,000+"
- * when the API stopped counting at its cap (`totalCapped`, issue 27): the cap is a floor, never the count.
+ * The trade list's "총 N건" (SPEC §2) from its first page, N with thousands separators ("총 5,054건": the API
+ * answers the exact count from its kept counts, issue 27), or "총 1,000건 이상" / "Total 1,000+" when an API
+ * stopped counting at a cap (`totalCapped`): the cap is a floor, never the count.
  */
 export function listTotal(t: Translate, page: Page<unknown> | undefined): string {
-  if (page?.totalCapped) return t('list.totalCapped', { n: page.totalCount.toLocaleString('en-US') });
-  return t('list.total', { count: page?.totalCount ?? 0 });
+  const n = (page?.totalCount ?? 0).toLocaleString('en-US');
+  return page?.totalCapped ? t('list.totalCapped', { n }) : t('list.total', { count: page?.totalCount ?? 0, n });
 }
