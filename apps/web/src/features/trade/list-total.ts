@@ -10,5 +10,7 @@ type Translate = (key: string, values: Record<string, unknown>) => string;
  */
 export function listTotal(t: Translate, page: Page<unknown> | undefined): string {
   const n = (page?.totalCount ?? 0).toLocaleString('en-US');
-  return page?.totalCapped ? t('list.totalCapped', { n }) : t('list.total', { count: page?.totalCount ?? 0, n });
+  return page?.totalCapped
+    ? t('list.totalCapped', { n })
+    : t('list.total', { count: page?.totalCount ?? 0, n });
 }
